@@ -1,0 +1,52 @@
+# Two commands set everything up on a fresh machine (Python 3.11 and make):
+#   make run   - virtualenv, install, translations, migrate, load the card catalogue, serve :8000
+#   make test  - virtualenv, install with test tools, translations, run the whole test suite
+# DATABASE_URL / CELERY_BROKER_URL switch to PostgreSQL and a real broker (see README).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1:8000
+PYTEST_ARGS ?=
+
+.PHONY: run test install install-dev translations migrate catalogue lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+install: $(VENV)/.runtime translations
+install-dev: $(VENV)/.dev translations
+
+translations: | $(BIN)/python
+	$(BIN)/python -m hkk_tournament.compile_translations
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+catalogue: migrate
+	$(BIN)/python manage.py load_catalogue
+
+run: catalogue
+	$(BIN)/python manage.py runserver $(HOST)
+
+test: install-dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: install-dev
+	$(BIN)/python bench/validate.py
+	$(BIN)/python bench/pairing.py
+
+clean:
+	rm -rf $(VENV) var

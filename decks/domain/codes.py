@@ -1,0 +1,136 @@
+"""Stable violation codes for deck validation. Never rename a code: the web layer, stored
+results and translations key on them.
+
+Errors (the deck is illegal):
+
+``parse_error``
+    A line of the list could not be read. params: ``{"reason": <reason>}`` where reason is one
+    of ``zero_count``, ``negative_count``, ``count_too_large``, ``missing_name``,
+    ``name_too_long``, ``too_many_lines``, ``text_too_long``, ``not_an_object``,
+    ``unknown_section``, ``bad_section``, ``bad_item``, ``bad_count``; structured input also
+    gives ``"section"`` and ``"index"``.
+``unknown_card``
+    No card of the format's game has this name. params: ``{"suggestions": [names]}``.
+``card_not_in_game``
+    The name exists, but only in another game. params: ``{"game": <format's game>,
+    "found_in": [other game slugs]}``.
+``deck_too_small`` / ``deck_too_large``
+    Main-deck size. params: ``{"count", "minimum"}`` / ``{"count", "maximum"}``.
+``too_many_copies``
+    More copies of one name (copy group) than allowed, deck and sideboard together.
+    params: ``{"count", "limit"}``.
+``banned_card``
+    The card is on the format's ban list. params: ``{"section"}``.
+``too_many_rule_cards``
+    More than one rule card declared (HKK, S000; KODEX-43 §43.3). params: ``{"count", "limit"}``.
+``rule_card_in_sideboard``
+    A rule card is in the sideboard (S000). params: ``{}``.
+``too_many_followers``
+    More than one follower (KODEX-44 §44.4). params: ``{"count", "limit"}``.
+``epic_follower_combined``
+    An epic follower or horde commander used with a rule card or another follower
+    (KODEX-48 §48.1). params: ``{"with": [printed names]}``.
+``sideboard_wrong_size``
+    Sideboard used but not exactly the required size. params: ``{"count", "expected"}``.
+``sideboard_too_large``
+    Sideboard above the format's maximum. params: ``{"count", "maximum"}``.
+``sideboard_not_allowed``
+    The format has no sideboard but one was given. params: ``{"count"}``.
+``too_many_colours``
+    More colours (gods) in the main deck than allowed. params: ``{"colours": [names], "limit"}``.
+``missing_hero``
+    WoW: no hero declared or found. params: ``{}``.
+``too_many_heroes``
+    WoW: more than one hero. params: ``{"count", "limit": 1}``.
+``hero_in_deck``
+    WoW: a hero card in the main deck or side deck although the hero is declared apart
+    (CR 100.1). params: ``{"section"}``.
+``hero_wrong_kind``
+    WoW: the card in the hero section is not a hero. params: ``{}``.
+``class_restriction``
+    WoW: the card's class icons do not include the hero's class. params:
+    ``{"classes": [card icons], "hero_class": [hero classes]}``.
+``faction_restriction``
+    WoW: the card's faction icon differs from the hero's faction. params:
+    ``{"faction", "hero_faction": [hero factions]}``.
+``hero_trait_required``
+    WoW: "[Trait] Hero Required" not met. params: ``{"trait": "talent"|"race"|"profession"|
+    "class"|"faction", "required": [values], "hero": [hero's values]}``.
+``class_restriction`` / ``faction_restriction`` / ``hero_trait_required`` are skipped when the
+hero is missing or unknown (no cascading errors).
+``wrong_section``
+    A card is declared in a section its kind does not belong to (a non-rule card in the rule
+    card section, a rule card in the main deck …). params: ``{"section", "kind"}``.
+``sideboard_only_in_main``
+    The card may appear only in the sideboard (Retró: Tiltott mágia). params: ``{}``.
+``follower_in_deck``
+    HKK: a follower in the main deck or sideboard. params: ``{"section"}``.
+``section_not_used``
+    A section the format does not use (e.g. ``hero`` in HKK). params: ``{"section"}``.
+
+Warnings (the deck stays legal):
+
+``colours_unknown``
+    The card's colours are not known, so the colour limit could not be checked for it.
+    params: ``{}``.
+``hero_traits_unknown``
+    The hero's traits of this kind are not known, so a "Hero Required" card could not be
+    checked. params: ``{"trait"}``.
+"""
+
+from __future__ import annotations
+
+PARSE_ERROR = "parse_error"
+UNKNOWN_CARD = "unknown_card"
+CARD_NOT_IN_GAME = "card_not_in_game"
+DECK_TOO_SMALL = "deck_too_small"
+DECK_TOO_LARGE = "deck_too_large"
+TOO_MANY_COPIES = "too_many_copies"
+BANNED_CARD = "banned_card"
+TOO_MANY_RULE_CARDS = "too_many_rule_cards"
+RULE_CARD_IN_SIDEBOARD = "rule_card_in_sideboard"
+TOO_MANY_FOLLOWERS = "too_many_followers"
+EPIC_FOLLOWER_COMBINED = "epic_follower_combined"
+SIDEBOARD_WRONG_SIZE = "sideboard_wrong_size"
+SIDEBOARD_TOO_LARGE = "sideboard_too_large"
+SIDEBOARD_NOT_ALLOWED = "sideboard_not_allowed"
+TOO_MANY_COLOURS = "too_many_colours"
+MISSING_HERO = "missing_hero"
+TOO_MANY_HEROES = "too_many_heroes"
+HERO_IN_DECK = "hero_in_deck"
+HERO_WRONG_KIND = "hero_wrong_kind"
+CLASS_RESTRICTION = "class_restriction"
+FACTION_RESTRICTION = "faction_restriction"
+HERO_TRAIT_REQUIRED = "hero_trait_required"
+WRONG_SECTION = "wrong_section"
+SIDEBOARD_ONLY_IN_MAIN = "sideboard_only_in_main"
+FOLLOWER_IN_DECK = "follower_in_deck"
+SECTION_NOT_USED = "section_not_used"
+
+COLOURS_UNKNOWN = "colours_unknown"
+HERO_TRAITS_UNKNOWN = "hero_traits_unknown"
+# Blue Moon warnings (their error codes live in decks/domain/bluemoon.py, which imports these).
+MOONS_UNKNOWN = "moons_unknown"
+EMISSARY_CARDS_UNKNOWN = "emissary_cards_unknown"
+LEADER_PEOPLE_UNKNOWN = "leader_people_unknown"
+
+#: Codes that are warnings: reported, but the deck stays legal.
+WARNING_CODES: frozenset[str] = frozenset(
+    {
+        COLOURS_UNKNOWN,
+        HERO_TRAITS_UNKNOWN,
+        MOONS_UNKNOWN,
+        EMISSARY_CARDS_UNKNOWN,
+        LEADER_PEOPLE_UNKNOWN,
+    }
+)
+
+#: Every code this module defines, errors and warnings.
+ALL_CODES: frozenset[str] = frozenset(
+    value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)
+)
+
+
+def is_warning(code: str) -> bool:
+    """True if ``code`` is a warning code (deck stays legal), False for errors."""
+    return code in WARNING_CODES

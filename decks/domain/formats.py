@@ -1,0 +1,54 @@
+"""Registry of rule sets, keyed by ``FormatSpec.rule_set``. Add new rule sets here, explicitly
+(STYLE.md §5.15 example A).
+
+Pure Python. The Blue Moon entries delegate to ``decks.domain.bluemoon.check_advanced`` /
+``check_people`` (signature ``(sections: Mapping[str, Sequence[ResolvedLine]],
+spec: FormatSpec) -> list[Violation]``), imported lazily so this module loads without it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from decks.domain.rules_common import RuleSet, Sections
+from decks.domain.rules_hkk import HKK
+from decks.domain.rules_wow import WOW_CONSTRUCTED
+from decks.domain.types import FormatSpec, Violation
+
+
+class UnknownRuleSet(LookupError):  # noqa: N818 (name fixed by the brief)
+    """No rule set is registered under this code (``args[0]`` is the code)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlueMoonDelegate:
+    """A rule that calls ``decks.domain.bluemoon.<function>`` (seed S002; RULES.md §3)."""
+
+    function: str
+
+    def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
+        from decks.domain import bluemoon  # lazy: written by another module owner
+
+        return list(getattr(bluemoon, self.function)(sections, spec))
+
+
+RULE_SETS: dict[str, RuleSet] = {
+    "hkk": HKK,
+    "wow-constructed": WOW_CONSTRUCTED,
+    "bluemoon-advanced": RuleSet(
+        code="bluemoon-advanced", rules=(BlueMoonDelegate("check_advanced"),)
+    ),
+    "bluemoon-people": RuleSet(code="bluemoon-people", rules=(BlueMoonDelegate("check_people"),)),
+}
+
+
+def get_rule_set(code: str) -> RuleSet:
+    """The rule set registered as ``code``.
+
+    Raises:
+        UnknownRuleSet: ``code`` is not in :data:`RULE_SETS`.
+    """
+    try:
+        return RULE_SETS[code]
+    except KeyError:
+        raise UnknownRuleSet(code) from None

@@ -1,0 +1,286 @@
+"""World of Warcraft TCG card data: ``decks/data/wowtcg/wow_tcg.csv`` (mikechambers/
+WoWTCGUtility @ c84076b, MIT; see ``decks/data/README.md``). Pure Python.
+
+Decisions, taken after counting the values of every column (3,186 rows):
+
+- **Identity**: ``id`` is the stable external id. Names are stripped (18 carry trailing
+  spaces). Three names occur twice (Death Coil 763/2897, Surge of Life 463/3044, Paladin
+  Training 988/3168): they are different cards (other class, type or text), so both rows stay,
+  each with its own id; ``copy_group`` is the normalised name, because the 4-copy limit counts
+  cards "with the same name" (CR 100; RULES.md §2.1 rule 3).
+- **kind**: ``type == "Hero"`` → hero, except the two "Master Hero" cards (Spirit of
+  Redemption is typed Hero but tagged ``Master Hero`` and is played from the deck): those are
+  ordinary cards with ``attributes["master_hero"] = True``. ``types`` is ``(type,)``; the
+  type line tags (Instant, Talent, Pet (1), Weapon Dagger Melee (1) …) go to
+  ``attributes["type_tags"]`` with whitespace collapsed.
+- **class column**: full names (``Warrior``, ``Death Knight`` …, one ``"Hunter "`` with a
+  trailing space), ``Any`` (= no class icon), ``Demon`` (only demon heroes and allies), or
+  concatenated two-letter codes (``MgPrWk`` = Mage, Priest, Warlock; ``DkPaWr``; even
+  ``Hu`` alone and repeated codes such as ``DkHuPaWrWr``): Dk Death Knight, Dr Druid,
+  Hu Hunter, Mg Mage, Pa Paladin, Pr Priest, Ro Rogue, Sh Shaman, Wk Warlock, Wr Warrior.
+  Anything else raises :class:`CatalogueFormatError`.
+  - Abilities, equipment (Weapon/Armor/Item), quests and locations: the decoded classes are
+    the card's **class icons**.
+  - **Allies**: the column is the ally's *own* class (Warrior ally, Priest ally), not an icon;
+    allies restrict only by faction. It is kept as ``attributes["ally_class"]`` (sorted list)
+    with ``attributes["pet"]`` for ``Pet`` allies, whose class restriction is not encoded in
+    the data ([UNKNOWN], not enforced).
+  - **Heroes**: the class is the hero's trait.
+- **faction**: Horde / Alliance is a faction icon; Neutral = no icon (``None``). Abilities and
+  equipment are almost all Neutral (22 racial abilities carry Horde/Alliance). For heroes the
+  faction is a trait (Neutral → no faction trait; the six demon / special heroes).
+- **hero_traits** (heroes only): ``class``, ``race``, ``faction``, ``talent`` and
+  ``profession`` sets; ``professions`` and ``talent`` are comma-separated lists.
+- **requires** ("[Trait] Hero Required"): from ``talent_restrictions``,
+  ``race_restrictions`` and ``profession_restrictions`` (one value each; the typo ``Arns`` in
+  3058 is read as ``Arms``), merged with the bold "… Hero Required" line of the rules text,
+  which covers 11 more cards the columns miss (``Horde``/``Alliance`` → faction, ``Undead`` →
+  race, ``Blacksmithing`` → profession, ``[Druid], [Paladin], [Priest], or [Shaman]`` → class).
+  Tokens that name no known trait are ignored. Real heroes get no ``requires``.
+  ``Traitor`` and ``Loyal`` are talents in this data.
+- **unlimited**: the word ``Unlimited`` in ``type_tags`` (10 cards, e.g. Orgrimmar Grunts).
+- **rarity**: C / U / R / E as in the source.
+- **attributes**: ``series`` (= edition), ``block``, ``card_num``, ``formats`` (["Classic",
+  "Core"] or ["Classic"]), ``series_type`` (Core / Raid / Promo / Crafting; Raid loot is not
+  constructed-legal, RULES.md §2.2), ``reputation`` (Aldor / Scryer / Argent Crusade /
+  Nerubian, from ``reputation_restrictions`` or ``ally_faction``; [UNKNOWN] rule, recorded
+  only), ``talent`` for non-hero cards (the talent tree an ability belongs to, not a
+  restriction), ``race`` for allies.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from decks.domain.normalize import normalize_name
+from decks.domain.types import Card, CardKind
+from decks.loaders.base import DATA_DIR, CatalogueFormatError
+
+GAME = "wow"
+BUNDLED_CSV = DATA_DIR / "wowtcg" / "wow_tcg.csv"
+
+CLASS_CODES: dict[str, str] = {
+    "Dk": "Death Knight",
+    "Dr": "Druid",
+    "Hu": "Hunter",
+    "Mg": "Mage",
+    "Pa": "Paladin",
+    "Pr": "Priest",
+    "Ro": "Rogue",
+    "Sh": "Shaman",
+    "Wk": "Warlock",
+    "Wr": "Warrior",
+}
+CLASS_NAMES = frozenset(CLASS_CODES.values())
+_SPECIAL_CLASSES = frozenset({"Demon"})
+_CODE_RUN = re.compile(r"^(?:" + "|".join(CLASS_CODES) + r")+$")
+_CODE = re.compile("|".join(CLASS_CODES))
+FACTIONS = frozenset({"Horde", "Alliance"})
+# Known misspellings in the source restriction columns.
+_RESTRICTION_TYPOS = {"Arns": "Arms"}
+_HERO_REQUIRED = re.compile(r"^\s*(.+?)\s+Hero Required", re.MULTILINE)
+_REQUIRED_COLUMNS = (
+    "id",
+    "series",
+    "name",
+    "type",
+    "class",
+    "race",
+    "professions",
+    "talent",
+    "faction",
+    "type_tags",
+    "rarity",
+    "rules",
+    "series_type",
+    "talent_restrictions",
+    "race_restrictions",
+    "profession_restrictions",
+)
+
+
+def decode_classes(value: str) -> frozenset[str]:
+    """Decode the ``class`` column into class names.
+
+    ``"Any"``/``""`` → empty; ``"Warrior"`` → {"Warrior"}; ``"MgPrWk"`` → {"Mage", "Priest",
+    "Warlock"}; ``"Demon"`` → {"Demon"}. Raises :class:`CatalogueFormatError` otherwise.
+    """
+    text = value.strip()
+    if text in ("", "Any"):
+        return frozenset()
+    if text in CLASS_NAMES or text in _SPECIAL_CLASSES:
+        return frozenset({text})
+    if _CODE_RUN.match(text):
+        return frozenset(CLASS_CODES[code] for code in _CODE.findall(text))
+    raise CatalogueFormatError(f"unknown class value {value!r}")
+
+
+def _split_commas(value: str) -> frozenset[str]:
+    return frozenset(part.strip() for part in value.split(",") if part.strip())
+
+
+class _Vocabulary:
+    """Trait values seen in the data, used to classify "… Hero Required" tokens."""
+
+    def __init__(self, rows: list[dict[str, str]]) -> None:
+        self.talent: set[str] = {"Traitor", "Loyal"}
+        self.race: set[str] = set()
+        self.profession: set[str] = set()
+        for row in rows:
+            if row["type"].strip() == "Hero":
+                self.talent |= _split_commas(row["talent"])
+                self.race |= _split_commas(row["race"])
+                self.profession |= _split_commas(row["professions"])
+            self.talent |= _split_commas(_fix(row["talent_restrictions"]))
+            self.race |= _split_commas(row["race_restrictions"])
+            self.profession |= _split_commas(row["profession_restrictions"])
+
+    def classify(self, token: str) -> str | None:
+        if token in CLASS_NAMES:
+            return "class"
+        if token in FACTIONS:
+            return "faction"
+        for key in ("talent", "race", "profession"):
+            if token in getattr(self, key):
+                return key
+        return None
+
+
+def _fix(value: str) -> str:
+    text = value.strip()
+    return _RESTRICTION_TYPOS.get(text, text)
+
+
+def _requires_from_text(rules: str, vocab: _Vocabulary) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    text = rules.replace("<br>", "\n")
+    for match in _HERO_REQUIRED.finditer(text):
+        for raw in re.split(r",|\bor\b", match.group(1)):
+            token = raw.strip().strip("[]").strip()
+            key = vocab.classify(token)
+            if key is not None:
+                found.setdefault(key, set()).add(token)
+    return found
+
+
+def _row_to_card(row: dict[str, str], vocab: _Vocabulary) -> Card:
+    card_type = row["type"].strip()
+    tags = " ".join(row["type_tags"].split())
+    tag_words = set(tags.split())
+    master_hero = "Master Hero" in tags
+    is_hero = card_type == "Hero" and not master_hero
+    try:
+        classes = decode_classes(row["class"])
+    except CatalogueFormatError as exc:
+        raise CatalogueFormatError(f"card id {row['id']}: {exc}") from exc
+    faction_value = row["faction"].strip()
+    faction = faction_value if faction_value in FACTIONS else None
+
+    attributes: dict[str, object] = {
+        "editions": (row["series"].strip(),),
+        "series": row["series"].strip(),
+        "series_type": row["series_type"].strip(),
+    }
+    for column in ("block", "card_num"):
+        if row.get(column, "").strip():
+            attributes[column] = row[column].strip()
+    if row.get("format", "").strip():
+        attributes["formats"] = sorted(_split_commas(row["format"]))
+    if tags:
+        attributes["type_tags"] = tags
+    reputation = row.get("reputation_restrictions", "").strip()
+    ally_faction = row.get("ally_faction", "").strip()
+    if not reputation and ally_faction and ally_faction != "Neutral":
+        reputation = ally_faction
+    if reputation:
+        attributes["reputation"] = reputation
+    if master_hero:
+        attributes["master_hero"] = True
+
+    hero_traits: dict[str, frozenset[str]] = {}
+    requires: dict[str, frozenset[str]] = {}
+    class_icons: frozenset[str] = frozenset()
+    if is_hero:
+        hero_traits = {
+            "class": classes,
+            "race": _split_commas(row["race"]),
+            "faction": frozenset({faction}) if faction else frozenset(),
+            "talent": _split_commas(row["talent"]),
+            "profession": _split_commas(row["professions"]),
+        }
+    else:
+        if card_type == "Ally":
+            attributes["ally_class"] = sorted(classes)
+            if row["race"].strip():
+                attributes["race"] = row["race"].strip()
+            if "Pet" in tag_words:
+                attributes["pet"] = True
+        else:
+            class_icons = classes
+        if row["talent"].strip():
+            attributes["talent"] = sorted(_split_commas(row["talent"]))
+        merged = _requires_from_text(row["rules"], vocab)
+        for key, column in (
+            ("talent", "talent_restrictions"),
+            ("race", "race_restrictions"),
+            ("profession", "profession_restrictions"),
+        ):
+            values = _split_commas(_fix(row[column]))
+            if values:
+                merged.setdefault(key, set()).update(values)
+        requires = {key: frozenset(values) for key, values in sorted(merged.items())}
+
+    name = row["name"].strip()
+    return Card(
+        id=row["id"].strip(),
+        game=GAME,
+        name=name,
+        kind=CardKind.HERO if is_hero else CardKind.CARD,
+        types=(card_type,),
+        colours=(),
+        class_icons=class_icons,
+        faction=faction,
+        hero_traits=hero_traits,
+        requires=requires,
+        unlimited="Unlimited" in tag_words,
+        rarity=row["rarity"].strip(),
+        copy_group=normalize_name(name),
+        attributes=attributes,
+    )
+
+
+def parse_csv(path: Path = BUNDLED_CSV) -> list[Card]:
+    """Parse the WoWTCGUtility CSV into cards (decisions in the module docstring).
+
+    Raises:
+        CatalogueFormatError: missing columns, empty id/name, duplicate id, unknown class.
+    """
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = set(_REQUIRED_COLUMNS) - set(reader.fieldnames or ())
+        if missing:
+            raise CatalogueFormatError(f"{path}: missing columns {sorted(missing)}")
+        rows = list(reader)
+    vocab = _Vocabulary(rows)
+    cards: list[Card] = []
+    seen: set[str] = set()
+    for line, row in enumerate(rows, start=2):
+        if not row["id"].strip() or not row["name"].strip():
+            raise CatalogueFormatError(f"{path}:{line}: empty id or name")
+        if row["id"].strip() in seen:
+            raise CatalogueFormatError(f"{path}:{line}: duplicate id {row['id']}")
+        seen.add(row["id"].strip())
+        cards.append(_row_to_card(row, vocab))
+    return cards
+
+
+def editions(cards: list[Card]) -> dict[str, str]:
+    """Edition code → name for WoW (the ``series`` column; code and name are the same),
+    in order of first appearance."""
+    result: dict[str, str] = {}
+    for card in cards:
+        for code in card.attributes.get("editions", ()):
+            result.setdefault(code, code)
+    return result

@@ -1,0 +1,78 @@
+"""``manage.py import_cards GAME FILE``: load an organiser's full card file for one game.
+
+The importer comes from the registry ``decks.loaders.IMPORTERS`` (``hkk``: the publisher's
+card-search JSON; ``bluemoon``: registered by ``decks.loaders.bluemoon``). The whole import
+is one transaction: a malformed file writes nothing and exits with status 2 (CommandError
+``returncode``), via the error message naming the bad record.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from decks.catalogue import catalogue_sync, clear_caches
+from decks.loaders import CatalogueFormatError, get_importer, importer_names
+
+ERROR_STATUS = 2
+
+
+class Command(BaseCommand):
+    help = _("Import a full card catalogue file for one game (e.g. HKK publisher JSON).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("game", help=_("Game slug, e.g. hkk."))
+        parser.add_argument("file", help=_("Path of the card file."))
+
+    def handle(self, *args, game: str, file: str, **options):
+        importer = get_importer(game)
+        if importer is None:
+            raise CommandError(
+                _("No importer for game %(game)s. Available: %(games)s")
+                % {"game": game, "games": ", ".join(importer_names())},
+                returncode=ERROR_STATUS,
+            )
+        path = Path(file)
+        if not path.is_file():
+            raise CommandError(
+                _("File not found: %(path)s") % {"path": path}, returncode=ERROR_STATUS
+            )
+        try:
+            cards = importer(path)
+        except CatalogueFormatError as exc:
+            raise CommandError(
+                _("The file is not valid card data, nothing was imported: %(error)s")
+                % {"error": exc},
+                returncode=ERROR_STATUS,
+            ) from exc
+        if not cards:
+            raise CommandError(
+                _("The file contains no cards, nothing was imported."), returncode=ERROR_STATUS
+            )
+        try:
+            result = catalogue_sync(game_slug=game, cards=cards)
+        except ValueError as exc:
+            raise CommandError(
+                _("The file is not valid card data, nothing was imported: %(error)s")
+                % {"error": exc},
+                returncode=ERROR_STATUS,
+            ) from exc
+        clear_caches()
+        self.stdout.write(
+            self.style.SUCCESS(
+                _(
+                    "%(game)s: %(total)d cards read; %(created)d created, %(updated)d updated, "
+                    "%(unchanged)d unchanged, %(editions)d new editions."
+                )
+                % {
+                    "game": game,
+                    "total": len(cards),
+                    "created": result.created,
+                    "updated": result.updated,
+                    "unchanged": result.unchanged,
+                    "editions": result.editions_created,
+                }
+            )
+        )

@@ -1,0 +1,63 @@
+"""``manage.py load_catalogue``: load every bundled card catalogue (idempotent).
+
+WoW TCG (``decks/data/wowtcg/wow_tcg.csv``), HKK (sample CSV + all editions of
+``editions.json``) and, when ``decks/loaders/bluemoon.py`` exists and exposes
+``load_bundled()``, Blue Moon. Prints created / updated / unchanged per game and the time.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from decks.catalogue import catalogue_sync, clear_caches
+from decks.loaders import CatalogueFormatError, hkk, optional_module, wowtcg
+
+
+def bundled_catalogues():
+    """Yield ``(game_slug, cards, edition_names)`` for every bundled catalogue."""
+    wow_cards = wowtcg.parse_csv()
+    yield "wow", wow_cards, wowtcg.editions(wow_cards)
+    yield "hkk", hkk.parse_sample_csv(), hkk.parse_editions()
+    bluemoon = optional_module("decks.loaders.bluemoon")
+    if bluemoon is not None and hasattr(bluemoon, "load_bundled"):
+        yield "bluemoon", bluemoon.load_bundled(), None
+
+
+class Command(BaseCommand):
+    help = _("Load the bundled card catalogues (WoW TCG, HKK sample, Blue Moon); idempotent.")
+
+    def handle(self, *args, **options):
+        started = time.perf_counter()
+        try:
+            with transaction.atomic():
+                results = [
+                    catalogue_sync(game_slug=game, cards=cards, edition_names=editions)
+                    for game, cards, editions in bundled_catalogues()
+                ]
+        except CatalogueFormatError as exc:
+            raise CommandError(
+                _("Bundled card data is malformed: %(error)s") % {"error": exc}
+            ) from exc
+        clear_caches()
+        elapsed = time.perf_counter() - started
+        if options["verbosity"] < 1:
+            return
+        for result in results:
+            self.stdout.write(
+                _(
+                    "%(game)s: %(created)d created, %(updated)d updated, "
+                    "%(unchanged)d unchanged, %(editions)d new editions"
+                )
+                % {
+                    "game": result.game,
+                    "created": result.created,
+                    "updated": result.updated,
+                    "unchanged": result.unchanged,
+                    "editions": result.editions_created,
+                }
+            )
+        self.stdout.write(self.style.SUCCESS(_("Done in %(seconds).2f s.") % {"seconds": elapsed}))

@@ -1,0 +1,118 @@
+"""Deck services: the one entry point the web page, the API, the CLI and tournaments use.
+
+``deck_validate`` is read-only (no database writes, so no transaction): it resolves the
+format's parameters for the validation date (``decks.catalogue.format_spec``), takes the
+cached in-memory card index (``decks.catalogue.get_card_index``) and runs the pure domain
+(``decks.domain.validate``). ``validation_result_dict`` turns the result into the JSON shape
+shared by the API and ``manage.py validate_deck --json``, with messages translated into the
+active language (``decks.messages``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from decks.catalogue import UnknownFormat, format_spec, get_card_index
+from decks.domain.validate import ValidationResult, validate_structured, validate_text
+from decks.messages import message_for
+
+__all__ = [
+    "DeckInputError",
+    "UnknownFormat",
+    "deck_validate",
+    "validation_result_dict",
+]
+
+#: Keys of structured input that carry cards (``decks.domain.parser.SECTIONS``).
+_STRUCTURED_KEYS = (
+    "main",
+    "sideboard",
+    "rule_card",
+    "follower",
+    "hero",
+    "leader",
+    "inquisitor",
+    "emissary",
+)
+
+
+class DeckInputError(ValueError):
+    """The input cannot be validated at all (nothing given, both forms given, empty list).
+
+    ``message`` is a lazy translated string, safe to show to the user.
+    """
+
+    def __init__(self, message: Any) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+def _is_empty_structured(data: Mapping[str, Any]) -> bool:
+    for key in _STRUCTURED_KEYS:
+        value = data.get(key)
+        if isinstance(value, str):
+            if value.strip():
+                return False
+        elif value:
+            return False
+    # Unknown keys still reach the parser (it reports them), so they count as content.
+    return not any(key not in _STRUCTURED_KEYS and key != "format" for key in data)
+
+
+def deck_validate(
+    *,
+    format_slug: str,
+    text: str | None = None,
+    data: Mapping[str, Any] | None = None,
+    on: date | None = None,
+) -> ValidationResult:
+    """Validate one deck list against a format, as of a date.
+
+    Args:
+        format_slug: ``decks.models.Format.slug``, e.g. ``"hkk-hagyomanyos"``.
+        text: the list as typed or uploaded (see ``decks.domain.parser.parse_text``), or
+        data: structured input ``{"main": [...], "sideboard": [...], "rule_card": ...,
+            "follower": ..., "hero": ..., "leader": ..., "inquisitor": ..., "emissary": ...}``
+            (see ``decks.domain.parser.parse_structured``). Exactly one of ``text``/``data``.
+        on: the validation date for ban lists and format versions; ``None`` = today.
+
+    Returns:
+        The domain's ``ValidationResult`` (legal flag, counts, errors and warnings as codes).
+
+    Raises:
+        DeckInputError: neither or both of ``text``/``data`` given, or the list is empty.
+        UnknownFormat: no (active) format with this slug.
+
+    Read-only and cheap: one or two queries for the format (ban lists included) and the
+    process-wide cached card index; no writes, so no transaction.
+    """
+    if (text is None) == (data is None):
+        raise DeckInputError(_("Give the deck list either as text or as structured data."))
+    if text is not None:
+        if not text.strip():
+            raise DeckInputError(_("The deck list is empty."))
+    else:
+        if not isinstance(data, Mapping):
+            raise DeckInputError(_("The structured deck list must be an object."))
+        if _is_empty_structured(data):
+            raise DeckInputError(_("The deck list is empty."))
+    spec = format_spec(format_slug, on=on)
+    index = get_card_index()
+    if text is not None:
+        return validate_text(text, spec=spec, index=index)
+    cards = {key: value for key, value in data.items() if key != "format"}
+    return validate_structured(cards, spec=spec, index=index)
+
+
+def validation_result_dict(result: ValidationResult) -> dict[str, Any]:
+    """The JSON shape of a result, messages in the active language.
+
+    Shape: ``{"format": slug, "legal": bool, "counts": {"main": int, "sideboard": int},
+    "rule_card": name|None, "follower": name|None, "hero": name|None,
+    "errors": [{"code", "message", "card", "line", "params"}], "warnings": [...]}``.
+    """
+    return result.to_dict(message_for)

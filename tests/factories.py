@@ -1,0 +1,185 @@
+"""factory_boy factories and small builders shared by the tournament tests.
+
+Tournaments, entries and deck lists are created through the services (so the tests exercise
+the real paths); the factories cover plain rows (users, players, formats). ``hkk_catalogue``
+is a fixture: import it into a test module to load the bundled HKK sample catalogue.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import factory
+import pytest
+from django.contrib.auth import get_user_model
+
+from decks import catalogue as catalogue_module
+from decks.loaders import hkk as hkk_loader
+from decks.models import Format, Game
+from hkk_tournament.celery import app
+from tournaments import services
+from tournaments.management.commands.simulate_tournament import build_legal_deck
+from tournaments.models import Entry, Player, Tournament
+
+#: Format rows as the decks seed migration creates them (recreated after a transactional
+#: test flushed the database).
+HKK_FORMATS = {
+    "hkk": {"min_main": 45, "sideboard_mode": "any", "colour_limit": None},
+    "hkk-paros": {
+        "min_main": 50,
+        "sideboard_mode": "exact",
+        "sideboard_size": 30,
+        "colour_limit": 3,
+        "colours_not_counted": ["Színtelen", "Bufa"],
+        "params": {"pair": True},
+    },
+}
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    display_name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Game
+        django_get_or_create = ("slug",)
+
+    slug = "hkk"
+    name = "Hatalom Kártyái"
+
+
+class FormatFactory(factory.django.DjangoModelFactory):
+    """An HKK format row (get-or-create by slug, so the seeded rows are reused)."""
+
+    class Meta:
+        model = Format
+        django_get_or_create = ("slug",)
+
+    slug = "hkk"
+    game = factory.SubFactory(GameFactory)
+    name = factory.LazyAttribute(lambda f: f.slug)
+    rule_set = "hkk"
+    copy_limit = 3
+    first_player_policy = "hkk"
+    games_per_match = 3
+    default_tiebreakers = factory.LazyFunction(lambda: ["buchholz", "game_points"])
+
+
+def ensure_format(slug: str = "hkk") -> Format:
+    """The format ``slug`` (created with the seed's parameters when a flush removed it)."""
+    return FormatFactory(slug=slug, **HKK_FORMATS.get(slug, {}))
+
+
+def load_hkk_catalogue() -> None:
+    """Load the bundled HKK sample catalogue into the current database (idempotent)."""
+    ensure_format("hkk")
+    ensure_format("hkk-paros")
+    catalogue_module.catalogue_sync(
+        game_slug="hkk",
+        cards=hkk_loader.parse_sample_csv(),
+        edition_names=hkk_loader.parse_editions(),
+    )
+    catalogue_module.clear_caches()
+
+
+@pytest.fixture
+def eager_celery():
+    """Tasks run in-process for this test, even when ``CELERY_BROKER_URL`` is set in the
+    environment (the settings then turn eager mode off for the whole session)."""
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield app
+    app.conf.task_always_eager = saved
+
+
+@pytest.fixture
+def hkk_catalogue(db):
+    """The HKK sample catalogue inside the test's transaction."""
+    load_hkk_catalogue()
+    yield
+    catalogue_module.clear_caches()
+
+
+def hkk_deck(*, rule_card: str | None = "Ősi rúna", seed: int = 0, format_slug: str = "hkk") -> str:
+    """A legal deck list for ``format_slug`` with ``rule_card`` (``None`` = no rule card;
+    needs the catalogue)."""
+    text, _ = build_legal_deck(
+        format_slug=format_slug, rng=random.Random(seed), rule_card=rule_card or ""
+    )
+    return text
+
+
+ILLEGAL_DECK = "Pakli:\n3 Gigaököl\n"
+
+
+def make_tournament(
+    *,
+    entries: int = 0,
+    kind: str = Tournament.Kind.INDIVIDUAL,
+    format_slug: str = "hkk",
+    decks: bool = True,
+    owner=None,
+    **options,
+) -> tuple[Tournament, list[Entry]]:
+    """A tournament in registration with ``entries`` entries (players "P1"…, or teams "T1"…).
+
+    ``decks=True`` submits a legal list for every member (needs ``hkk_catalogue``); otherwise
+    every entry gets an organiser override so it can be paired without lists.
+    """
+    ensure_format(format_slug)
+    t = services.tournament_create(
+        owner=owner, name="Test event", format_slug=format_slug, kind=kind, **options
+    )
+    t = services.tournament_open_registration(tournament=t)
+    made = []
+    for i in range(1, entries + 1):
+        if kind == Tournament.Kind.PAIR:
+            e = services.entry_register_pair(
+                tournament=t, name=f"T{i}", player_a=f"P{i}A", player_b=f"P{i}B"
+            )
+        else:
+            e = services.entry_register_player(tournament=t, player_name=f"P{i}")
+        made.append(e)
+        if decks:
+            submit_decks(t, e, seed=i, format_slug=format_slug)
+        else:
+            services.entry_override_deck(entry=e, reason="test without decks")
+    return t, made
+
+
+def submit_decks(
+    tournament: Tournament,
+    entry: Entry,
+    *,
+    seed: int = 0,
+    rule_cards: Sequence[str | None] | None = None,
+    format_slug: str = "hkk",
+):
+    """Submit a legal list for every member of ``entry`` (same rule card unless given)."""
+    subs = []
+    members = list(entry.members.select_related("player").order_by("seat"))
+    for i, member in enumerate(members):
+        rc = rule_cards[i] if rule_cards is not None else "Ősi rúna"
+        subs.append(
+            services.deck_submit(
+                tournament=tournament,
+                entry=entry,
+                player=member.player,
+                text=hkk_deck(rule_card=rc, seed=seed * 10 + i, format_slug=format_slug),
+            )
+        )
+    return subs

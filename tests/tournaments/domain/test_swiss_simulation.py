@@ -1,0 +1,136 @@
+"""Whole simulated tournaments: pairing invariants after every round (hypothesis).
+
+An independent networkx matching checks feasibility and pair-down minimality
+(TOURNAMENT-PRACTICE.md §8.9: random tournament generator plus a pairing checker).
+"""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournaments.domain.standings import HKK_TIEBREAKERS, compute_standings
+from tournaments.domain.swiss import pair_round
+from tournaments.domain.types import GameRecord, MatchRecord, PairingCandidate, Scoring
+
+
+def _perfect(ids, opponents, allow=frozenset()):
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1 :]:
+            if b not in opponents[a] or frozenset((a, b)) in allow:
+                graph.add_edge(a, b)
+    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(ids)
+
+
+def _min_pair_downs(ids, points, opponents):
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1 :]:
+            if b not in opponents[a]:
+                graph.add_edge(a, b, weight=10 - (points[a] != points[b]))
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    return sum(points[a] != points[b] for a, b in matching)
+
+
+def _random_match(rnd, rng, a, b):
+    games = []
+    for number in range(1, 4):
+        roll = rng.random()
+        winner = None if roll < 0.1 else (a if roll < 0.55 else b)
+        games.append(GameRecord(number, a, False, a, winner))
+    return MatchRecord(rnd, a, b, tuple(games))
+
+
+def _check_round(cands, result):
+    ids = [c.id for c in cands]
+    by_id = {c.id: c for c in cands}
+    opponents = {c.id: c.opponents for c in cands}
+    points = {c.id: c.match_points for c in cands}
+    seen = [p.a for p in result.pairings] + [p.b for p in result.pairings if p.b is not None]
+    assert sorted(seen) == sorted(ids)
+    codes = [r.code for r in result.relaxations]
+    rematches = {frozenset(r.entries) for r in result.relaxations if r.code == "rematch"}
+    tables = [(p.a, p.b) for p in result.pairings if p.b is not None]
+    for a, b in tables:
+        if b in opponents[a]:
+            assert frozenset((a, b)) in rematches
+    byes = [p.a for p in result.pairings if p.b is None]
+    assert len(byes) == len(ids) % 2
+    order = sorted(cands, key=lambda c: (-c.match_points, c.rank, c.id))
+    rest = [c.id for c in cands if c.id not in byes]
+    if byes:
+        bye = by_id[byes[0]]
+        if bye.byes > 0:
+            assert "second_bye" in codes
+        else:
+            assert "second_bye" not in codes
+        first_round = all(c.match_points == 0 and not c.opponents and not c.byes for c in cands)
+        if "rematch" not in codes and not first_round:
+            # nobody with fewer byes, and nobody lower-ranked with as many, could take it
+            below = order[order.index(bye) + 1 :]
+            for other in order:
+                if other.byes < bye.byes or (other.byes == bye.byes and other in below):
+                    others = [i for i in ids if i != other.id]
+                    assert not _perfect(others, opponents)
+    if rematches:
+        # a rematch is reported only when no bye choice at all avoids one
+        candidates = [c.id for c in cands] if byes else [None]
+        for choice in candidates:
+            assert not _perfect([i for i in ids if i != choice], opponents)
+    cross = sum(points[a] != points[b] for a, b in tables)
+    assert result.pair_downs == cross
+    assert result.pair_down_gap == sum(abs(points[a] - points[b]) for a, b in tables)
+    if not rematches:
+        assert cross == _min_pair_downs(rest, points, opponents)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    size=st.integers(min_value=2, max_value=40),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    extra_rounds=st.integers(min_value=0, max_value=4),
+)
+def test_simulated_tournaments_keep_the_pairing_invariants(size, seed, extra_rounds):
+    rng = random.Random(seed)
+    scoring = Scoring()
+    entries = list(range(1, size + 1))
+    active = set(entries)
+    matches: list[MatchRecord] = []
+    rounds = max(1, min(size + 1, size.bit_length() + 1 + extra_rounds))
+    for rnd in range(1, rounds + 1):
+        if len(active) < 2:
+            break
+        standings = compute_standings(
+            entries, matches, scoring=scoring, tiebreakers=HKK_TIEBREAKERS
+        )
+        position = {row.entry: i + 1 for i, row in enumerate(standings)}
+        points = {row.entry: row.match_points for row in standings}
+        opps = {e: set() for e in entries}
+        byes = dict.fromkeys(entries, 0)
+        for m in matches:
+            if m.b is None:
+                byes[m.a] += 1
+            else:
+                opps[m.a].add(m.b)
+                opps[m.b].add(m.a)
+        cands = [
+            PairingCandidate(e, points[e], frozenset(opps[e]), byes[e], position[e])
+            for e in sorted(active)
+        ]
+        result = pair_round(cands, rng=random.Random(seed + rnd), round_number=rnd)
+        _check_round(cands, result)
+        again = pair_round(cands, rng=random.Random(seed + rnd), round_number=rnd)
+        assert again == result
+        for p in result.pairings:
+            if p.b is None:
+                matches.append(MatchRecord(rnd, p.a, None))
+            else:
+                matches.append(_random_match(rnd, rng, p.a, p.b))
+        if rng.random() < 0.3 and len(active) > 2:
+            active.discard(rng.choice(sorted(active)))

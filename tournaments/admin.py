@@ -1,0 +1,100 @@
+"""Admin: read-mostly views of tournaments for staff. Changes to rounds and results belong in
+the services (they keep history and check the rules), so those models are read-only here."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from tournaments.models import (
+    DeckSubmission,
+    Entry,
+    EntryMember,
+    Game,
+    GameCorrection,
+    Match,
+    PairingChange,
+    Player,
+    Round,
+    StandingsSnapshot,
+    Tournament,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """No add/change/delete: history must only be written through the services."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user", "email", "created_at"]
+    search_fields = ["display_name", "email"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "format", "kind", "status", "planned_rounds", "created_at"]
+    list_filter = ["status", "kind", "format"]
+    search_fields = ["name"]
+    raw_id_fields = ["owner"]
+    readonly_fields = ["status", "lists_locked_at", "started_at", "finished_at"]
+
+
+class EntryMemberInline(admin.TabularInline):
+    model = EntryMember
+    extra = 0
+    raw_id_fields = ["player"]
+    readonly_fields = ["tournament"]
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ["name", "tournament", "registered_round", "dropped_after_round"]
+    list_filter = ["tournament"]
+    search_fields = ["name"]
+    inlines = [EntryMemberInline]
+
+
+@admin.register(DeckSubmission)
+class DeckSubmissionAdmin(ReadOnlyAdmin):
+    list_display = ["member", "version", "legal", "rule_card", "is_current", "locked"]
+    list_filter = ["legal", "locked", "is_current"]
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "number", "status", "seed", "pair_downs"]
+    list_filter = ["status"]
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ["round", "table", "entry_a", "entry_b"]
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = [
+        "match",
+        "number",
+        "right_holder",
+        "waived",
+        "first",
+        "winner",
+        "is_draw",
+        "version",
+    ]
+
+
+admin.site.register(GameCorrection, ReadOnlyAdmin)
+admin.site.register(PairingChange, ReadOnlyAdmin)
+admin.site.register(StandingsSnapshot, ReadOnlyAdmin)

@@ -1,0 +1,639 @@
+"""REST API of the tournaments app (STYLE.md §5.6): one ``<Entity><Action>Api`` class per
+operation, explicit input/output serializers, no ORM in the views.
+
+Permissions (issue 3: "owners only may change their tournament"): reads are public (a draft
+tournament and draft rounds are visible to the owner only); every write needs the
+authenticated owner: anonymous → 403 (``not_authenticated``; 401 with token auth headers),
+another user → 403.
+
+Service errors (``tournaments.errors``) become HTTP in one place,
+:func:`tournaments_exception_handler`, with the body ``{"code", "message", "params"}``:
+
+- ``NotFound`` → 404,
+- ``Conflict`` → 409 (duplicate or concurrent write),
+- ``InvalidState`` → 409: the request is well-formed but conflicts with the current state of
+  the tournament, round or match (RFC 9110 §15.5.10); retrying after the state changes may work,
+- ``ValidationFailed`` → 400 (the input itself is wrong).
+
+Everything else goes on to the project handler (``hkk_tournament.exceptions``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView, set_rollback
+
+from hkk_tournament.exceptions import api_exception_handler
+from tournaments import api_selectors, selectors, services
+from tournaments.errors import Conflict, InvalidState, NotFound, ServiceError, ValidationFailed
+from tournaments.models import Round, Tournament
+from tournaments.permissions import can_manage, require_authenticated, require_manage
+from tournaments.serializers import (
+    DeckSubmissionOutputSerializer,
+    DeckSubmitInputSerializer,
+    DieRollInputSerializer,
+    DropInputSerializer,
+    EntryCreateInputSerializer,
+    EntryOutputSerializer,
+    EntryStateOutputSerializer,
+    ExportOutputSerializer,
+    Game3RollInputSerializer,
+    GameRecordInputSerializer,
+    GameRecordOutputSerializer,
+    MatchOutputSerializer,
+    OverrideInputSerializer,
+    RoundDetailOutputSerializer,
+    RoundQueuedOutputSerializer,
+    RoundSummaryOutputSerializer,
+    ServiceErrorOutputSerializer,
+    StandingOutputSerializer,
+    SwapInputSerializer,
+    TournamentCreateInputSerializer,
+    TournamentOutputSerializer,
+)
+
+#: HTTP status of each service error class (most specific first).
+SERVICE_ERROR_STATUS: tuple[tuple[type[ServiceError], int], ...] = (
+    (NotFound, status.HTTP_404_NOT_FOUND),
+    (Conflict, status.HTTP_409_CONFLICT),
+    (InvalidState, status.HTTP_409_CONFLICT),
+    (ValidationFailed, status.HTTP_400_BAD_REQUEST),
+)
+
+
+def service_error_status(exc: ServiceError) -> int:
+    """The HTTP status for a service error (400 for an unknown subclass)."""
+    for cls, code in SERVICE_ERROR_STATUS:
+        if isinstance(exc, cls):
+            return code
+    return status.HTTP_400_BAD_REQUEST
+
+
+def tournaments_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Service errors → ``{"code", "message", "params"}`` with the status above; anything else
+    → the project handler (DRF errors, 413, Django validation errors)."""
+    if isinstance(exc, ServiceError):
+        set_rollback()
+        return Response(exc.as_dict(), status=service_error_status(exc))
+    return api_exception_handler(exc, context)
+
+
+ERRORS = {
+    400: ServiceErrorOutputSerializer,
+    403: OpenApiResponse(description="Not the organiser (or not logged in)."),
+    404: ServiceErrorOutputSerializer,
+    409: ServiceErrorOutputSerializer,
+}
+READ_ERRORS = {404: ServiceErrorOutputSerializer}
+ASYNC_PARAM = OpenApiParameter(
+    "async",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="1: enqueue the pairing as a Celery task and answer 202 at once.",
+)
+
+
+class TournamentApi(APIView):
+    """Base: the tournaments exception handler and the owner/visibility lookups."""
+
+    def get_exception_handler(self):
+        return tournaments_exception_handler
+
+    def visible_tournament(self, tournament_id: int) -> Tournament:
+        return api_selectors.tournament_get_visible(
+            tournament_id=tournament_id, user=self.request.user
+        )
+
+    def owned_tournament(self, tournament_id: int) -> Tournament:
+        """The tournament for a write: anonymous → 403/401, unknown → 404, not owner → 403."""
+        require_authenticated(self.request.user)
+        tournament = self.visible_tournament(tournament_id)
+        require_manage(self.request.user, tournament)
+        return tournament
+
+
+def round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    """A round with its tables (first-player holder per match) and the by-name list."""
+    rnd.tournament = tournament
+    views = api_selectors.round_match_views(round=rnd)
+    return {
+        "number": rnd.number,
+        "status": rnd.status,
+        "seed": rnd.seed,
+        "created_at": rnd.created_at,
+        "published_at": rnd.published_at,
+        "finished_at": rnd.finished_at,
+        "relaxations": services.round_relaxations(rnd) if rnd.relaxations else [],
+        "pair_downs": rnd.pair_downs,
+        "matches": views,
+        "by_name": api_selectors.pairings_by_name(views),
+    }
+
+
+def csv_response(content: str, filename: str) -> HttpResponse:
+    """CSV with a UTF-8 BOM (so spreadsheet programs read the Hungarian accents right)."""
+    response = HttpResponse("\ufeff" + content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# --- tournaments --------------------------------------------------------------------------
+
+
+class TournamentListCreateApi(TournamentApi):
+    """List visible tournaments; create one (the caller becomes its owner)."""
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        summary="List tournaments",
+        responses={200: TournamentOutputSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        qs = api_selectors.tournament_list_visible(user=request.user)
+        return Response(TournamentOutputSerializer(qs, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        summary="Create a tournament",
+        request=TournamentCreateInputSerializer,
+        responses={201: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        require_authenticated(request.user)
+        serializer = TournamentCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        tournament = services.tournament_create(
+            owner=request.user, format_slug=data.pop("format"), **data
+        )
+        tournament = selectors.tournament_get(tournament_id=tournament.pk)
+        return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        summary="Get a tournament",
+        responses={200: TournamentOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(TournamentOutputSerializer(self.visible_tournament(tournament_id)).data)
+
+
+class _TournamentTransitionApi(TournamentApi):
+    """POST without a body: one state transition of the tournament."""
+
+    def transition(self, tournament: Tournament) -> Tournament:
+        raise NotImplementedError
+
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        self.transition(tournament)
+        tournament = selectors.tournament_get(tournament_id=tournament.pk)
+        return Response(TournamentOutputSerializer(tournament).data)
+
+
+class TournamentOpenRegistrationApi(_TournamentTransitionApi):
+    def transition(self, tournament: Tournament) -> Tournament:
+        return services.tournament_open_registration(tournament=tournament)
+
+    @extend_schema(
+        operation_id="tournaments_open_registration",
+        summary="Open registration (draft → registration)",
+        request=None,
+        responses={200: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+
+class TournamentStartApi(_TournamentTransitionApi):
+    def transition(self, tournament: Tournament) -> Tournament:
+        return services.tournament_start(tournament=tournament)
+
+    @extend_schema(
+        operation_id="tournaments_start",
+        summary="Start (lock lists; registration → running)",
+        request=None,
+        responses={200: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+
+class TournamentFinishApi(_TournamentTransitionApi):
+    def transition(self, tournament: Tournament) -> Tournament:
+        return services.tournament_finish(tournament=tournament)
+
+    @extend_schema(
+        operation_id="tournaments_finish",
+        summary="Finish the tournament (running → finished)",
+        request=None,
+        responses={200: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+
+# --- entries and decks --------------------------------------------------------------------
+
+
+class EntryListCreateApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_entries_list",
+        summary="List entries with their deck status",
+        responses={200: EntryOutputSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        views = api_selectors.entry_views(tournament=tournament)
+        return Response(EntryOutputSerializer(views, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_entries_create",
+        summary="Register a player or a pair team (a late entry while running)",
+        request=EntryCreateInputSerializer,
+        responses={201: EntryOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        serializer = EntryCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        entry = entry_register(
+            tournament, data["players"], data.get("name", ""), data.get("email", "")
+        )
+        views = [v for v in api_selectors.entry_views(tournament=tournament) if v.id == entry.pk]
+        return Response(EntryOutputSerializer(views[0]).data, status=status.HTTP_201_CREATED)
+
+
+def entry_register(tournament: Tournament, players: list[str], name: str, email: str):
+    """Pick the registration service for the tournament's kind and status (the services
+    refuse a wrong team size: ``wrong_entry_kind``, ``pair_needs_two_players``)."""
+    second = players[1] if len(players) > 1 else None
+    pair = tournament.is_pair or second is not None
+    if tournament.status == Tournament.Status.RUNNING:
+        if pair:
+            return services.entry_register_late(
+                tournament=tournament, name=name, player_a=players[0], player_b=second
+            )
+        return services.entry_register_late(
+            tournament=tournament, player=players[0], name=name, email=email
+        )
+    if pair:
+        return services.entry_register_pair(
+            tournament=tournament, name=name, player_a=players[0], player_b=second
+        )
+    return services.entry_register_player(
+        tournament=tournament, player_name=players[0], email=email
+    )
+
+
+class EntryDeckSubmitApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_entries_decks_submit",
+        summary="Submit a member's deck list (illegal lists are stored too)",
+        request=DeckSubmitInputSerializer,
+        responses={201: DeckSubmissionOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        serializer = DeckSubmitInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        player = api_selectors.member_player(
+            entry=entry, player_id=data.get("player"), seat=data.get("seat")
+        )
+        submission = services.deck_submit(
+            tournament=tournament,
+            entry=entry,
+            player=player,
+            text=data.get("text"),
+            data=data.get("data"),
+            by=request.user,
+        )
+        return Response(
+            DeckSubmissionOutputSerializer(submission).data, status=status.HTTP_201_CREATED
+        )
+
+
+class EntryOverrideApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_entries_override",
+        summary="Let an entry be paired without a legal list (reason recorded)",
+        request=OverrideInputSerializer,
+        responses={200: EntryStateOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        serializer = OverrideInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_override_deck(
+            entry=entry, reason=serializer.validated_data["reason"], by=request.user
+        )
+        return Response(EntryStateOutputSerializer(entry).data)
+
+
+class EntryDropApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_entries_drop",
+        summary="Drop an entry (effective from the next round)",
+        request=DropInputSerializer,
+        responses={200: EntryStateOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        serializer = DropInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_drop(
+            entry=entry, after_round=serializer.validated_data.get("after_round")
+        )
+        return Response(EntryStateOutputSerializer(entry).data)
+
+
+# --- rounds -------------------------------------------------------------------------------
+
+
+class RoundListCreateApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_list",
+        summary="List rounds (drafts for the owner only)",
+        responses={200: RoundSummaryOutputSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        rounds = api_selectors.rounds_visible(tournament=tournament, user=request.user)
+        return Response(RoundSummaryOutputSerializer(rounds, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_rounds_pair_next",
+        summary="Pair the next round (a draft); ?async=1 enqueues it and answers 202",
+        parameters=[ASYNC_PARAM],
+        request=None,
+        responses={
+            201: RoundDetailOutputSerializer,
+            202: RoundQueuedOutputSerializer,
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        if request.query_params.get("async") in ("1", "true", "yes"):
+            services.round_pair_next_async(tournament=tournament, requested_by=request.user)
+            return Response(
+                RoundQueuedOutputSerializer({"queued": True, "tournament": tournament.pk}).data,
+                status=status.HTTP_202_ACCEPTED,
+            )
+        rnd = services.round_pair_next(tournament=tournament, requested_by=request.user)
+        payload = round_payload(tournament, rnd)
+        return Response(RoundDetailOutputSerializer(payload).data, status=status.HTTP_201_CREATED)
+
+
+class RoundDetailApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_retrieve",
+        summary="A round's pairings with the first-player holder of every match",
+        responses={200: RoundDetailOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        rnd = api_selectors.round_get_visible(
+            tournament=tournament, number=number, user=request.user
+        )
+        return Response(RoundDetailOutputSerializer(round_payload(tournament, rnd)).data)
+
+
+class RoundSwapApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_swap",
+        summary="Swap the a- or b-seat entries of two tables in a draft round",
+        request=SwapInputSerializer,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        serializer = SwapInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        rnd = services.round_swap_pairings(
+            round=rnd,
+            table_x=data["table_x"],
+            table_y=data["table_y"],
+            swap=data["swap"],
+            by=request.user,
+            reason=data.get("reason", ""),
+        )
+        return Response(RoundDetailOutputSerializer(round_payload(tournament, rnd)).data)
+
+
+class RoundPublishApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_publish",
+        summary="Publish a draft round (pairings become final)",
+        request=None,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        rnd = services.round_publish(
+            round=selectors.round_get(tournament=tournament, number=number)
+        )
+        return Response(RoundDetailOutputSerializer(round_payload(tournament, rnd)).data)
+
+
+class RoundFinishApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_finish",
+        summary="Finish a published round once every match is complete",
+        request=None,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        rnd = services.round_finish(round=selectors.round_get(tournament=tournament, number=number))
+        return Response(RoundDetailOutputSerializer(round_payload(tournament, rnd)).data)
+
+
+class RoundPairingsCsvApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_pairings_csv",
+        summary="A round's pairings and results as CSV",
+        responses={(200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> HttpResponse:
+        tournament = self.visible_tournament(tournament_id)
+        rnd = api_selectors.round_get_visible(
+            tournament=tournament, number=number, user=request.user
+        )
+        return csv_response(
+            services.pairings_csv(rnd), f"tournament-{tournament.pk}-round-{rnd.number}.csv"
+        )
+
+
+# --- matches and games --------------------------------------------------------------------
+
+
+class MatchDetailApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_matches_retrieve",
+        summary="A match with its games and the first-player holder of the next game",
+        responses={200: MatchOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        match = api_selectors.match_get(tournament=tournament, match_id=match_id)
+        api_selectors.round_get_visible(
+            tournament=tournament, number=match.round.number, user=request.user
+        )
+        return Response(MatchOutputSerializer(api_selectors.match_view(match=match)).data)
+
+
+class MatchDieRollApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_matches_die_roll",
+        summary="Record the game-1 die roll winner (player 1) and the game-3 re-roll agreement",
+        request=DieRollInputSerializer,
+        responses={200: MatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        serializer = DieRollInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = api_selectors.match_get(tournament=tournament, match_id=match_id)
+        services.match_set_die_roll(
+            match=match,
+            winner_entry=data["winner"],
+            reroll_game3_agreed=data["reroll_game3_agreed"],
+        )
+        match = api_selectors.match_get(tournament=tournament, match_id=match_id)
+        return Response(MatchOutputSerializer(api_selectors.match_view(match=match)).data)
+
+
+class MatchGame3RollApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_matches_game3_roll",
+        summary="Record the winner of the agreed game-3 re-roll",
+        request=Game3RollInputSerializer,
+        responses={200: MatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        serializer = Game3RollInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = api_selectors.match_get(tournament=tournament, match_id=match_id)
+        services.match_set_game3_roll(match=match, winner_entry=serializer.validated_data["winner"])
+        match = api_selectors.match_get(tournament=tournament, match_id=match_id)
+        return Response(MatchOutputSerializer(api_selectors.match_view(match=match)).data)
+
+
+def _record_game(request: Request, match_kwargs: dict[str, Any]) -> dict[str, Any]:
+    serializer = GameRecordInputSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    return {
+        "game": services.game_record(
+            number=data["number"],
+            winner_entry=data["winner"],
+            first_entry=data["first"],
+            waived=data["waived"],
+            right_holder_entry=data.get("right_holder"),
+            correction=data["correction"],
+            reason=data.get("reason", ""),
+            expected_version=data.get("expected_version"),
+            recorded_by=request.user,
+            **match_kwargs,
+        ),
+    }
+
+
+class MatchGameRecordApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_matches_games_record",
+        summary="Record (or, with correction=true and a reason, correct) one game",
+        request=GameRecordInputSerializer,
+        responses={201: GameRecordOutputSerializer, 200: GameRecordOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        match = api_selectors.match_get(tournament=tournament, match_id=match_id)
+        payload = _record_game(request, {"match": match})
+        return game_response(tournament, payload)
+
+
+class TableGameRecordApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_tables_games_record",
+        summary="Record one game by round and table number",
+        request=GameRecordInputSerializer,
+        responses={201: GameRecordOutputSerializer, 200: GameRecordOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int, table: int) -> Response:
+        tournament = self.owned_tournament(tournament_id)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        payload = _record_game(request, {"round": rnd, "table": table})
+        return game_response(tournament, payload)
+
+
+def game_response(tournament: Tournament, payload: dict[str, Any]) -> Response:
+    """201 for a new game, 200 for a correction (version > 1), with the updated match."""
+    game = payload["game"]
+    match = api_selectors.match_get(tournament=tournament, match_id=game.match_id)
+    body = {"game": game, "match": api_selectors.match_view(match=match)}
+    code = status.HTTP_201_CREATED if game.version == 1 else status.HTTP_200_OK
+    return Response(GameRecordOutputSerializer(body).data, status=code)
+
+
+# --- standings and export -----------------------------------------------------------------
+
+
+class StandingsApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_standings",
+        summary="Standings: match points, game points and the tiebreakers (exact and decimal)",
+        responses={200: StandingOutputSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        rows = services.standings_compute(tournament=tournament)
+        views = api_selectors.standing_views(tournament=tournament, rows=rows)
+        return Response(StandingOutputSerializer(views, many=True).data)
+
+
+class StandingsCsvApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_standings_csv",
+        summary="Standings as CSV",
+        responses={(200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = self.visible_tournament(tournament_id)
+        return csv_response(
+            services.standings_csv(tournament), f"tournament-{tournament.pk}-standings.csv"
+        )
+
+
+class TournamentExportApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_export",
+        summary="The whole event as JSON (entries, rounds, games, standings)",
+        responses={200: ExportOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        data = services.tournament_export(tournament=tournament)
+        if not can_manage(request.user, tournament):
+            data["rounds"] = [r for r in data["rounds"] if r["status"] != Round.Status.DRAFT]
+        return Response(data)

@@ -1,0 +1,316 @@
+"""Standings with a configurable tiebreaker chain (pure, exact with ``fractions.Fraction``).
+
+Sources: RULES.md §1.7 (HKK: match 3/1/0, game 2/1/0, Buchholz = sum of the opponents' match
+points; order inferred as match points → Buchholz → game points), §4; MTR 3.1 and Appendix C as
+summarised in TOURNAMENT-PRACTICE.md §4.1 (MW%, OMW%, GW%, OGW%, the 1/3 floor, byes), §8.3
+(scalar keys, a tuple sort, head-to-head as a post-pass within tie groups).
+
+Conventions:
+
+* A match's result follows from its games: more game wins wins, equal is a draw. A match with no
+  game recorded is not counted yet. A bye (``b is None``) is a match win with
+  ``scoring.bye_games_won`` game wins (2–0: 3 match points, 4 game points under HKK 2/1/0).
+* Entries are ordered by match points, then each tiebreaker in the given order (higher is
+  better), all compared exactly. Entries equal on all of them share a rank (1, 2, 2, 4); inside a
+  shared rank they are listed by entry id, only for display stability.
+* Dropped entries stay in the standings (``dropped`` marks them in the rows).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from tournaments.domain.types import EntryId, MatchRecord, Scoring, StandingRow
+
+FLOOR = Fraction(1, 3)
+#: HKK default chain after match points (RULES.md §1.7, order inferred).
+HKK_TIEBREAKERS: tuple[str, ...] = ("buchholz", "game_points")
+#: MTR 3.1 chain after match points.
+MTR_TIEBREAKERS: tuple[str, ...] = ("omw", "gw", "ogw")
+
+
+class UnknownTiebreaker(LookupError):  # noqa: N818 (name fixed by the brief)
+    """Raised by ``get_tiebreaker`` (and ``compute_standings``) for an unregistered code."""
+
+
+@dataclass(slots=True)
+class EntryStats:
+    """Accumulated results of one entry (counted matches only).
+
+    ``opponents`` lists every non-bye opponent once per match (a relaxed rematch counts twice);
+    ``rounds`` counts matches including byes; ``games_played`` includes the bye's credited games.
+    """
+
+    entry: EntryId
+    match_points: int = 0
+    game_points: int = 0
+    rounds: int = 0
+    byes: int = 0
+    games_played: int = 0
+    opponents: list[EntryId] = field(default_factory=list)
+    results: list[tuple[EntryId, int]] = field(default_factory=list)  # (opponent, match points)
+
+
+Stats = Mapping[EntryId, EntryStats]
+
+
+@dataclass(frozen=True, slots=True)
+class Tiebreaker:
+    """A registered tiebreaker: ``compute(stats_of_entry, all_stats, scoring) -> Fraction``.
+
+    ``within_ties`` tiebreakers (head-to-head) are computed as a post-pass inside the tie groups
+    left by the keys before them; ``compute`` is unused for them.
+    """
+
+    code: str
+    compute: Callable[[EntryStats, Stats, Scoring], Fraction]
+    within_ties: bool = False
+
+
+def match_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
+    """MW% = match points / (match_win × rounds, byes included), floored at 1/3 (MTR App. C).
+
+    0 when the entry has no counted round yet.
+    """
+    if s.rounds == 0:
+        return Fraction(0)
+    return max(FLOOR, Fraction(s.match_points, scoring.match_win * s.rounds))
+
+
+def game_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
+    """GW% = game points / (game_win × games played), floored at 1/3; 0 with no game.
+
+    The floor on the entry's *own* GW% is an open item (TOURNAMENT-PRACTICE.md §9); we apply it,
+    as OpenTourney does, so that GW% and OGW% use one definition.
+    """
+    if s.games_played == 0:
+        return Fraction(0)
+    return max(FLOOR, Fraction(s.game_points, scoring.game_win * s.games_played))
+
+
+def _average(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+
+
+def _buchholz(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
+    """Sum of the opponents' match points; a bye contributes nothing (no opponent)."""
+    return Fraction(sum(stats[o].match_points for o in s.opponents))
+
+
+def _median_buchholz(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
+    """Buchholz without the highest and the lowest opponent; plain Buchholz with < 3 opponents."""
+    scores = sorted(stats[o].match_points for o in s.opponents)
+    if len(scores) >= 3:
+        scores = scores[1:-1]
+    return Fraction(sum(scores))
+
+
+def _omw(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
+    """Average of the opponents' MW% (each floored at 1/3); byes left out; 0 with no opponent."""
+    return _average([match_win_pct(stats[o], scoring) for o in s.opponents])
+
+
+def _gw(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
+    return game_win_pct(s, scoring)
+
+
+def _ogw(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
+    """Average of the opponents' GW% (each floored at 1/3); byes left out; 0 with no opponent."""
+    return _average([game_win_pct(stats[o], scoring) for o in s.opponents])
+
+
+def _game_points(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
+    return Fraction(s.game_points)
+
+
+def _unused(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:  # pragma: no cover
+    raise AssertionError("within-ties tiebreakers are computed by the post-pass")
+
+
+TIEBREAKERS: dict[str, Tiebreaker] = {
+    "buchholz": Tiebreaker("buchholz", _buchholz),
+    "median_buchholz": Tiebreaker("median_buchholz", _median_buchholz),
+    "omw": Tiebreaker("omw", _omw),
+    "gw": Tiebreaker("gw", _gw),
+    "ogw": Tiebreaker("ogw", _ogw),
+    "game_points": Tiebreaker("game_points", _game_points),
+    "head_to_head": Tiebreaker("head_to_head", _unused, within_ties=True),
+}
+
+
+def get_tiebreaker(code: str) -> Tiebreaker:
+    """The tiebreaker registered under ``code``; raises ``UnknownTiebreaker``."""
+    try:
+        return TIEBREAKERS[code]
+    except KeyError:
+        raise UnknownTiebreaker(code) from None
+
+
+def match_outcome(match: MatchRecord) -> tuple[int, int] | None:
+    """Game wins ``(a, b)`` of a counted match, ``None`` when no game is recorded (or a bye)."""
+    if match.b is None or not match.games:
+        return None
+    a_wins = sum(1 for g in match.games if g.winner == match.a)
+    b_wins = sum(1 for g in match.games if g.winner == match.b)
+    return a_wins, b_wins
+
+
+def collect_stats(
+    matches: Sequence[MatchRecord], *, scoring: Scoring, games_per_match: int = 3
+) -> dict[EntryId, EntryStats]:
+    """Per-entry totals from the counted matches (see the module docstring for the rules).
+
+    Raises ``ValueError`` when a match has more than ``games_per_match`` games or a game's
+    winner is not one of its two entries.
+    """
+    stats: dict[EntryId, EntryStats] = {}
+
+    def get(entry: EntryId) -> EntryStats:
+        if entry not in stats:
+            stats[entry] = EntryStats(entry)
+        return stats[entry]
+
+    for match in matches:
+        if match.b is None:
+            s = get(match.a)
+            s.rounds += 1
+            s.byes += 1
+            s.match_points += scoring.match_win
+            s.game_points += scoring.bye_games_won * scoring.game_win
+            s.games_played += scoring.bye_games_won
+            continue
+        if len(match.games) > games_per_match:
+            raise ValueError(f"match {match.a}-{match.b} has more than {games_per_match} games")
+        for game in match.games:
+            if game.winner not in (None, match.a, match.b):
+                raise ValueError(f"game winner {game.winner} is not in the match")
+        outcome = match_outcome(match)
+        if outcome is None:
+            continue
+        for me, opp, mine, theirs in (
+            (match.a, match.b, outcome[0], outcome[1]),
+            (match.b, match.a, outcome[1], outcome[0]),
+        ):
+            s = get(me)
+            draws = len(match.games) - mine - theirs
+            if mine > theirs:
+                points = scoring.match_win
+            elif mine == theirs:
+                points = scoring.match_draw
+            else:
+                points = scoring.match_loss
+            s.rounds += 1
+            s.match_points += points
+            s.game_points += (
+                mine * scoring.game_win + draws * scoring.game_draw + theirs * scoring.game_loss
+            )
+            s.games_played += len(match.games)
+            s.opponents.append(opp)
+            s.results.append((opp, points))
+    return stats
+
+
+def compute_standings(
+    entry_ids: Sequence[EntryId],
+    matches: Sequence[MatchRecord],
+    *,
+    scoring: Scoring,
+    tiebreakers: Sequence[str],
+    games_per_match: int = 3,
+    dropped: Collection[EntryId] = frozenset(),
+) -> list[StandingRow]:
+    """Rank ``entry_ids`` from ``matches``.
+
+    Args:
+        entry_ids: every entry to list (dropped ones included); ids seen only in matches are
+            used as opponents but not listed.
+        matches: all matches so far (byes as ``b=None``); unfinished ones without games are
+            skipped.
+        scoring: points per match and game.
+        tiebreakers: ordered codes from ``TIEBREAKERS`` applied after match points.
+        games_per_match: upper bound of games per match (validation only).
+        dropped: entries to mark ``dropped=True`` in their rows.
+
+    Returns:
+        Rows in standing order; ``rank`` is shared on a true tie (equal match points and equal
+        values of every tiebreaker), then the tie is listed by entry id.
+
+    ``head_to_head`` (a post-pass): inside each group still tied on all keys before it, an
+    entry's value is the match points it scored against the other members of the group, as
+    FIDE's "direct encounter"; it applies only if every two members of the group have met,
+    otherwise every member of the group gets 0 (so it does not split the group).
+
+    Raises:
+        UnknownTiebreaker: for an unknown code. ValueError: see ``collect_stats``.
+    """
+    chain = [get_tiebreaker(code) for code in tiebreakers]
+    stats = collect_stats(matches, scoring=scoring, games_per_match=games_per_match)
+    for entry in entry_ids:
+        stats.setdefault(entry, EntryStats(entry))
+    listed = sorted(set(entry_ids))
+    keys: dict[EntryId, list[Fraction]] = {e: [Fraction(stats[e].match_points)] for e in listed}
+    for tb in chain:
+        if tb.within_ties:
+            values = _head_to_head(listed, keys, stats)
+        else:
+            values = {e: tb.compute(stats[e], stats, scoring) for e in listed}
+        for e in listed:
+            keys[e].append(values[e])
+    order = sorted(listed, key=lambda e: (tuple(-v for v in keys[e]), e))
+    rows: list[StandingRow] = []
+    dropped_set = set(dropped)
+    for position, entry in enumerate(order, start=1):
+        tied = bool(rows) and keys[entry] == keys[rows[-1].entry]
+        rank = rows[-1].rank if tied else position
+        s = stats[entry]
+        rows.append(
+            StandingRow(
+                rank=rank,
+                entry=entry,
+                match_points=s.match_points,
+                game_points=s.game_points,
+                matches_played=s.rounds,
+                tiebreakers={code: keys[entry][i + 1] for i, code in enumerate(tiebreakers)},
+                dropped=entry in dropped_set,
+            )
+        )
+    return rows
+
+
+def _head_to_head(
+    listed: list[EntryId], keys: Mapping[EntryId, list[Fraction]], stats: Stats
+) -> dict[EntryId, Fraction]:
+    groups: dict[tuple[Fraction, ...], list[EntryId]] = {}
+    for e in listed:
+        groups.setdefault(tuple(keys[e]), []).append(e)
+    values: dict[EntryId, Fraction] = {}
+    for members in groups.values():
+        member_set = set(members)
+        met = {
+            frozenset((e, opp)) for e in members for opp in stats[e].opponents if opp in member_set
+        }
+        all_met = len(members) > 1 and len(met) == len(members) * (len(members) - 1) // 2
+        for e in members:
+            if all_met:
+                values[e] = Fraction(sum(p for opp, p in stats[e].results if opp in member_set))
+            else:
+                values[e] = Fraction(0)
+    return values
+
+
+def suggested_rounds(entry_count: int) -> int:
+    """Suggested number of Swiss rounds: ``max(3, ceil(log2(n)))``, at most what the field allows.
+
+    ceil(log2 n) rounds leave one undefeated entry at most (MTR Appendix E uses about that);
+    HKK events typically play 4–5 rounds (RULES.md §1.7), which this gives for 9–32 entries. The
+    result never exceeds the rounds possible without a rematch (n − 1, or n when odd, since each
+    round one entry sits out), and is 0 below 2 entries.
+    """
+    if entry_count < 2:
+        return 0
+    wanted = max(3, math.ceil(math.log2(entry_count)))
+    limit = entry_count if entry_count % 2 else entry_count - 1
+    return min(wanted, limit)

@@ -1,0 +1,137 @@
+"""Value types of the tournament core: entries, matches, games, scoring, pairings, standings.
+
+Pure Python (no Django). The services in ``tournaments.services`` turn database rows into these
+objects, call the domain functions (``swiss.pair_round``, ``standings.compute_standings``,
+``first_player.next_right``) and store what comes back.
+
+Sources: ../shared/domain/RULES.md §1.4 (first-player rights), §1.7 (scoring), §4; MTR 2.2 and
+Appendix C as summarised in ../shared/domain/TOURNAMENT-PRACTICE.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+EntryId = int
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Points per match and per game. HKK: match 3/1/0, game 2/1/0 (RULES.md §1.7).
+
+    ``bye_games_won`` is the game score credited to a bye (a 2–0 win by default).
+    """
+
+    match_win: int = 3
+    match_draw: int = 1
+    match_loss: int = 0
+    game_win: int = 2
+    game_draw: int = 1
+    game_loss: int = 0
+    bye_games_won: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One played game of a match.
+
+    Attributes:
+        number: 1-based game number inside the match.
+        right_holder: entry that held the right to go first (kezdés joga).
+        waived: the holder waived the right (so the other entry went first).
+        first: entry that actually went first.
+        winner: winning entry, or ``None`` for a drawn game.
+    """
+
+    number: int
+    right_holder: EntryId | None
+    waived: bool
+    first: EntryId | None
+    winner: EntryId | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A finished (or partly played) match of a round; ``b is None`` means a bye for ``a``."""
+
+    round: int
+    a: EntryId
+    b: EntryId | None
+    games: tuple[GameRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PairingCandidate:
+    """What Swiss pairing knows about one active entry before a round.
+
+    Attributes:
+        id: entry id.
+        match_points: points so far (a late entry starts at 0).
+        opponents: entries already met (byes excluded).
+        byes: byes received so far.
+        rank: current standing, 1 = best (ties already broken by the tiebreakers); pairing
+            uses it to choose who floats and who receives the bye.
+    """
+
+    id: EntryId
+    match_points: int
+    opponents: frozenset[EntryId]
+    byes: int
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One table: ``a`` against ``b``; ``b is None`` is a bye."""
+
+    table: int
+    a: EntryId
+    b: EntryId | None
+
+
+@dataclass(frozen=True, slots=True)
+class Relaxation:
+    """A hard pairing rule given up because no pairing satisfied it, and why.
+
+    ``code`` is stable: ``"second_bye"``, ``"rematch"``. ``entries`` are those affected.
+    """
+
+    code: str
+    entries: tuple[EntryId, ...]
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PairingResult:
+    """The outcome of pairing one round.
+
+    Attributes:
+        pairings: tables in order (highest score group first, the bye last).
+        relaxations: rules that had to be relaxed (empty in the normal case).
+        pair_downs: number of matches between different match-point groups.
+        pair_down_gap: sum of the point differences over those matches.
+    """
+
+    pairings: tuple[Pairing, ...]
+    relaxations: tuple[Relaxation, ...] = ()
+    pair_downs: int = 0
+    pair_down_gap: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of the standings; ``rank`` is shared on a true tie (1, 2, 2, 4 …).
+
+    ``tiebreakers`` maps each tiebreaker code to its exact value; ``dropped`` marks an entry
+    that left the event (it stays in the standings).
+    """
+
+    rank: int
+    entry: EntryId
+    match_points: int
+    game_points: int
+    matches_played: int
+    tiebreakers: Mapping[str, Fraction]
+    dropped: bool = False

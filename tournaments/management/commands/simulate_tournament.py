@@ -1,0 +1,274 @@
+"""``manage.py simulate_tournament --players N --rounds R --seed S [--pairs] [--format SLUG]
+[--json] [--keep]``: run a whole event through the services with random results on real decks.
+
+Everything goes through ``tournaments.services`` (registration, deck lists validated by
+``decks``, start, Swiss pairing, die rolls, games under the first-player policy, drops, round
+and tournament finish) inside one transaction that is rolled back at the end unless ``--keep``.
+Deterministic for a given seed: the results, the drops, the decks and the per-round pairing
+seeds all come from ``random.Random(S)``; entry ids in the output are the registration numbers
+(1..N), so two runs print the same JSON. About one entry in ten drops along the way.
+
+Output (one JSON object): ``{"format", "kind", "policy", "games_per_match", "tiebreakers",
+"entries": [{"id", "name", "members"}], "rounds": [{"number", "seed", "pairings": [{"table",
+"a", "b", "games": [{"number", "right_holder", "waived", "first", "winner"}],
+"match_points"}]}], "drops": [{"entry", "after_round"}], "standings": [{"rank", "entry",
+"match_points", "game_points", "tiebreakers": {code: "exact"}}]}`` (see
+``tournaments.services.tournament_export``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from decks.catalogue import cards_for_game, clear_caches
+from decks.domain.types import CardKind
+from decks.models import Card, Format
+from decks.services import deck_validate
+from tournaments import services
+from tournaments.errors import ServiceError
+from tournaments.models import Tournament
+
+#: Cards per name in a generated deck and names drawn (18 × 3 = 54 ≥ every HKK minimum).
+COPIES = 3
+NAMES = 18
+
+
+class _Rollback(Exception):  # noqa: N818
+    """Raised inside the transaction to undo the simulation."""
+
+
+def build_legal_deck(
+    *,
+    format_slug: str,
+    rng: random.Random,
+    rule_card: str | None = None,
+    cards: list[Any] | None = None,
+) -> tuple[str, str | None]:
+    """A legal deck list (text) for ``format_slug`` from the loaded catalogue, and its rule card.
+
+    HKK formats: one or two gods (colourless cards allowed), ``NAMES`` names × ``COPIES``,
+    the given rule card (``""`` = none, ``None`` = a random legal one); names the validator
+    rejects (banned …) are replaced and the list revalidated. Other games: the bundled example
+    list (``examples/<game>-legal.txt``) if it is legal. ``cards``: the game's catalogue when
+    the caller already loaded it (``decks.catalogue.cards_for_game``). Raises ``CommandError``
+    when no legal list can be built.
+    """
+    fmt = Format.objects.select_related("game").get(slug=format_slug)
+    game = fmt.game.slug
+    if game != "hkk":
+        path = Path(settings.BASE_DIR) / "examples" / f"{game}-legal.txt"
+        if path.exists():
+            text = path.read_text(encoding="utf-8")
+            if deck_validate(format_slug=format_slug, text=text).legal:
+                return text, None
+        raise CommandError(_("No legal sample deck for format %(slug)s.") % {"slug": format_slug})
+    cards = cards if cards is not None else cards_for_game("hkk")
+    colourless = set(fmt.colours_not_counted or ()) | {"Színtelen", "Bufa"}
+    gods = sorted(
+        {c for card in cards if card.kind is CardKind.CARD for c in (card.colours or ())}
+        - colourless
+    )
+    rule_cards = sorted(c.name for c in cards if c.kind is CardKind.RULE_CARD)
+    rejected: set[str] = set()
+    for _attempt in range(12):
+        chosen = set(rng.sample(gods, k=min(len(gods), rng.choice((1, 2)))))
+        pool = sorted(
+            {
+                card.name
+                for card in cards
+                if card.kind is CardKind.CARD
+                and card.colours is not None
+                and set(card.colours) <= chosen | colourless
+                and not card.unlimited
+                and card.name not in rejected
+            }
+        )
+        if len(pool) < NAMES:
+            continue
+        names = rng.sample(pool, k=NAMES)
+        rc = rule_card if rule_card is not None else (rng.choice(rule_cards) if rule_cards else "")
+        lines = ["Pakli:"] + [f"{COPIES} {name}" for name in names]
+        if rc:
+            lines += ["", f"Szabálylap: {rc}"]
+        text = "\n".join(lines) + "\n"
+        result = deck_validate(format_slug=format_slug, text=text)
+        if result.legal:
+            return text, rc or None
+        for error in result.errors:
+            if error.card:
+                rejected.add(error.card)
+        if rule_card is None and rc in rejected:
+            rule_cards = [r for r in rule_cards if r != rc]
+    raise CommandError(
+        _("Could not build a legal deck for format %(slug)s.") % {"slug": format_slug}
+    )
+
+
+def _renumber(export: dict[str, Any], order: list[int]) -> dict[str, Any]:
+    """Replace database entry ids by registration numbers 1..N throughout the export."""
+    local = {db_id: i for i, db_id in enumerate(order, start=1)}
+
+    def m(value: int | None) -> int | None:
+        return None if value is None else local[value]
+
+    export["entries"] = [
+        {"id": m(e["id"]), "name": e["name"], "members": e["members"]} for e in export["entries"]
+    ]
+    for rnd in export["rounds"]:
+        for p in rnd["pairings"]:
+            p["a"], p["b"] = m(p["a"]), m(p["b"])
+            for g in p["games"]:
+                for key in ("right_holder", "first", "winner"):
+                    g[key] = m(g[key])
+            p["match_points"] = {str(m(int(k))): v for k, v in p["match_points"].items()}
+        for r in rnd.get("relaxations", []):
+            r["entries"] = [m(e) for e in r.get("entries", [])]
+    export["drops"] = [
+        {"entry": m(d["entry"]), "after_round": d["after_round"]} for d in export["drops"]
+    ]
+    export["standings"] = [{**s, "entry": m(s["entry"])} for s in export["standings"]]
+    return export
+
+
+def simulate(
+    *, players: int, rounds: int, seed: int, pairs: bool = False, format_slug: str = "hkk"
+) -> dict[str, Any]:
+    """Run one simulated event in the current transaction and return its export (renumbered).
+
+    Raises ``CommandError`` for bad arguments or an unknown format; service errors propagate.
+    """
+    if players < 2 or rounds < 1:
+        raise CommandError(_("Use at least 2 players and 1 round."))
+    fmt = Format.objects.select_related("game").filter(slug=format_slug).first()
+    if fmt is None:
+        raise CommandError(_("Unknown format: %(slug)s.") % {"slug": format_slug})
+    if not Card.objects.filter(game=fmt.game).exists():
+        call_command("load_catalogue", verbosity=0)
+    clear_caches()
+    rng = random.Random(seed)
+    cards = cards_for_game(fmt.game.slug)
+    tournament = services.tournament_create(
+        owner=None,
+        name=f"Simulation {seed}",
+        format_slug=format_slug,
+        kind=Tournament.Kind.PAIR if pairs else Tournament.Kind.INDIVIDUAL,
+        planned_rounds=rounds,
+    )
+    services.tournament_open_registration(tournament=tournament)
+    width = len(str(players))
+    entries = []
+    for i in range(1, players + 1):
+        if pairs:
+            entry = services.entry_register_pair(
+                tournament=tournament,
+                name=f"Team {i:0{width}d}",
+                player_a=f"Player {i:0{width}d}A",
+                player_b=f"Player {i:0{width}d}B",
+            )
+        else:
+            entry = services.entry_register_player(
+                tournament=tournament, player_name=f"Player {i:0{width}d}"
+            )
+        entries.append(entry)
+        rule_card = None
+        for member in entry.members.select_related("player").order_by("seat"):
+            text, rc = build_legal_deck(
+                format_slug=format_slug, rng=rng, rule_card=rule_card, cards=cards
+            )
+            rule_card = rc or ""  # the partner uses the same rule card (RULES.md §1.5)
+            services.deck_submit(
+                tournament=tournament, entry=entry, player=member.player, text=text
+            )
+    drop_count = round(players / 10)
+    drops = {}
+    if rounds > 1 and drop_count:
+        for entry in rng.sample(entries, k=drop_count):
+            drops[entry.pk] = rng.randint(1, rounds - 1)
+    tournament = services.tournament_start(tournament=tournament)
+    for number in range(1, rounds + 1):
+        rnd = services.round_pair_next(tournament=tournament, seed=rng.getrandbits(32))
+        rnd = services.round_publish(round=rnd)
+        for match in rnd.matches.order_by("table"):
+            if match.entry_b_id is None:
+                continue
+            _play_match(match, rng)
+        services.round_finish(round=rnd)
+        for entry in entries:
+            if drops.get(entry.pk) == number:
+                services.entry_drop(entry=entry, after_round=number)
+    services.tournament_finish(tournament=tournament)
+    export = services.tournament_export(tournament=tournament)
+    return _renumber(export, [e.pk for e in entries])
+
+
+def _play_match(match: Any, rng: random.Random) -> None:
+    """Random but rule-abiding games: die roll, waivers, winners (10 % draws)."""
+    a, b = match.entry_a_id, match.entry_b_id
+    services.match_set_die_roll(
+        match=match, winner_entry=rng.choice((a, b)), reroll_game3_agreed=rng.random() < 0.1
+    )
+    number = 0
+    while True:
+        nxt = services.match_next_right(match=match)
+        if nxt.decision is None:
+            return
+        number += 1
+        holder = nxt.holder
+        roll = None
+        if holder is None:  # an agreed game-3 re-roll decides
+            holder = roll = rng.choice((a, b))
+        waived = rng.random() < 0.15
+        first = (b if holder == a else a) if waived else holder
+        x = rng.random()
+        winner = a if x < 0.45 else b if x < 0.9 else None
+        services.game_record(
+            match=match,
+            number=number,
+            winner_entry=winner,
+            first_entry=first,
+            waived=waived,
+            right_holder_entry=roll,
+        )
+
+
+class Command(BaseCommand):
+    help = _("Simulate a whole tournament with random results on real decks; prints JSON.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, required=True, help=_("number of entries"))
+        parser.add_argument("--rounds", type=int, required=True)
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--pairs", action="store_true", help=_("two-player pair teams"))
+        parser.add_argument("--format", default="hkk", dest="format_slug")
+        parser.add_argument("--json", action="store_true", help=_("print JSON (the default)"))
+        parser.add_argument("--keep", action="store_true", help=_("keep the data (commit)"))
+
+    def handle(self, *args, **options):
+        result: dict[str, Any] = {}
+        try:
+            with transaction.atomic():
+                result = simulate(
+                    players=options["players"],
+                    rounds=options["rounds"],
+                    seed=options["seed"],
+                    pairs=options["pairs"],
+                    format_slug=options["format_slug"],
+                )
+                if not options["keep"]:
+                    raise _Rollback
+        except _Rollback:
+            pass
+        except ServiceError as exc:
+            raise CommandError(f"{exc.code}: {exc.message}") from exc
+        finally:
+            clear_caches()
+        self.stdout.write(json.dumps(result, ensure_ascii=False, sort_keys=False))

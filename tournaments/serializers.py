@@ -1,0 +1,331 @@
+"""Input and output serializers of the tournaments API (STYLE.md §5.6). No ``save()`` here:
+input serializers only check shapes; the services decide everything else.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from tournaments.models import Round, Tournament
+
+# --- errors -------------------------------------------------------------------------------
+
+
+class ServiceErrorOutputSerializer(serializers.Serializer):
+    """Body of every service error (404, 409, 400): stable code, translated message, params."""
+
+    code = serializers.CharField(help_text=_("Stable error code, e.g. game_already_recorded."))
+    message = serializers.CharField(help_text=_("Translated message (Accept-Language)."))
+    params = serializers.DictField(help_text=_("Values the message was built from."))
+
+
+# --- tournaments --------------------------------------------------------------------------
+
+
+class TournamentCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    format = serializers.SlugField(max_length=64, help_text=_("Format slug, e.g. hkk."))
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="individual")
+    games_per_match = serializers.IntegerField(min_value=1, max_value=9, required=False)
+    stop_at_two_wins = serializers.BooleanField(default=False)
+    planned_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
+    tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
+    first_player_policy = serializers.CharField(max_length=32, required=False)
+    late_entry_cutoff_round = serializers.IntegerField(min_value=1, required=False)
+    deck_deadline = serializers.DateTimeField(required=False)
+    scoring = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
+
+
+class TournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.CharField(source="format.slug")
+    format_name = serializers.CharField(source="format.name")
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    owner = serializers.CharField(source="owner.get_username", allow_null=True, default=None)
+    games_per_match = serializers.IntegerField()
+    stop_at_two_wins = serializers.BooleanField()
+    planned_rounds = serializers.IntegerField(allow_null=True)
+    tiebreakers = serializers.ListField(child=serializers.CharField())
+    first_player_policy = serializers.CharField()
+    late_entry_cutoff_round = serializers.IntegerField(allow_null=True)
+    deck_deadline = serializers.DateTimeField(allow_null=True)
+    scoring = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_scoring(self, obj: Tournament) -> dict[str, int]:
+        return {
+            key: getattr(obj, key)
+            for key in (
+                "match_win_points",
+                "match_draw_points",
+                "match_loss_points",
+                "game_win_points",
+                "game_draw_points",
+                "game_loss_points",
+                "bye_games_won",
+            )
+        }
+
+
+# --- entries and decks --------------------------------------------------------------------
+
+
+class EntryCreateInputSerializer(serializers.Serializer):
+    """A single player (one name) or a pair team (two names: seat A, seat B)."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=120),
+        min_length=1,
+        max_length=2,
+        help_text=_("Player names: one for a single entry, two (seat A, seat B) for a pair."),
+    )
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
+class DeckSummaryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    legal = serializers.BooleanField()
+    locked = serializers.BooleanField()
+    rule_card = serializers.CharField()
+    submitted_at = serializers.DateTimeField()
+
+
+class MemberOutputSerializer(serializers.Serializer):
+    seat = serializers.CharField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player_name")
+    deck = DeckSummaryOutputSerializer(allow_null=True)
+
+
+class EntryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    registered_round = serializers.IntegerField(source="entry.registered_round")
+    dropped_after_round = serializers.IntegerField(
+        source="entry.dropped_after_round", allow_null=True
+    )
+    deck_status = serializers.ChoiceField(choices=["legal", "override", "illegal", "missing"])
+    override_reason = serializers.CharField(source="entry.pairing_override_reason")
+    members = MemberOutputSerializer(many=True)
+
+
+class DeckSubmitInputSerializer(serializers.Serializer):
+    """The list as ``text`` or structured ``data``; the member by ``player`` id or ``seat``."""
+
+    player = serializers.IntegerField(required=False, help_text=_("Player id of the member."))
+    seat = serializers.ChoiceField(choices=["A", "B"], required=False)
+    text = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    data = serializers.DictField(required=False)
+
+    def validate(self, attrs: dict) -> dict:
+        if ("text" in attrs) == ("data" in attrs):
+            raise serializers.ValidationError(_("Give the list either as text or as data."))
+        return attrs
+
+
+class DeckSubmissionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    entry = serializers.IntegerField(source="member.entry_id")
+    player = serializers.IntegerField(source="member.player_id")
+    seat = serializers.CharField(source="member.seat")
+    version = serializers.IntegerField()
+    format = serializers.CharField(source="format_slug")
+    legal = serializers.BooleanField()
+    validator_legal = serializers.BooleanField()
+    is_current = serializers.BooleanField()
+    locked = serializers.BooleanField()
+    rule_card = serializers.CharField()
+    follower = serializers.CharField()
+    hero = serializers.CharField()
+    text = serializers.CharField()
+    submitted_at = serializers.DateTimeField()
+    result = serializers.DictField(help_text=_("The deck validation result (errors, warnings)."))
+    extra_errors = serializers.ListField(child=serializers.DictField())
+
+
+class OverrideInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class DropInputSerializer(serializers.Serializer):
+    after_round = serializers.IntegerField(min_value=0, required=False)
+
+
+class EntryStateOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    registered_round = serializers.IntegerField()
+    dropped_after_round = serializers.IntegerField(allow_null=True)
+    override_reason = serializers.CharField(source="pairing_override_reason")
+
+
+# --- rounds and matches -------------------------------------------------------------------
+
+
+class RoundSummaryOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    seed = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    published_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class GameOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    right_holder = serializers.IntegerField(source="right_holder_id")
+    waived = serializers.BooleanField()
+    first = serializers.IntegerField(source="first_id")
+    winner = serializers.IntegerField(source="winner_id", allow_null=True)
+    is_draw = serializers.BooleanField()
+    version = serializers.IntegerField()
+
+
+class RightOutputSerializer(serializers.Serializer):
+    """Who holds the right to go first in the next game, and why (RULES.md §1.4)."""
+
+    game = serializers.IntegerField()
+    holder = serializers.IntegerField(
+        allow_null=True, help_text=_("Entry id; null: a die roll decides.")
+    )
+    seat = serializers.CharField(allow_null=True)
+    needs_roll = serializers.BooleanField()
+    reason = serializers.CharField(help_text=_("Stable reason code, e.g. player_2_game_2."))
+    text = serializers.CharField(help_text=_("Translated explanation."))
+
+
+class MatchOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="match.pk")
+    table = serializers.IntegerField()
+    entry_a = serializers.IntegerField(source="match.entry_a_id")
+    entry_b = serializers.IntegerField(source="match.entry_b_id", allow_null=True)
+    a_name = serializers.CharField()
+    b_name = serializers.CharField()
+    is_bye = serializers.BooleanField()
+    die_roll_winner = serializers.IntegerField(source="match.die_roll_winner_id", allow_null=True)
+    reroll_game3_agreed = serializers.BooleanField(source="match.reroll_game3_agreed")
+    game3_roll_winner = serializers.IntegerField(
+        source="match.game3_roll_winner_id", allow_null=True
+    )
+    a_wins = serializers.IntegerField(source="score.a_wins")
+    b_wins = serializers.IntegerField(source="score.b_wins")
+    draws = serializers.IntegerField(source="score.draws")
+    complete = serializers.BooleanField(source="score.complete")
+    match_points = serializers.SerializerMethodField()
+    games = GameOutputSerializer(many=True)
+    next_right = RightOutputSerializer(source="right", allow_null=True)
+
+    def get_match_points(self, obj) -> dict[str, int]:
+        return {str(k): v for k, v in obj.score.points.items()}
+
+
+class RelaxationOutputSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    entries = serializers.ListField(child=serializers.IntegerField())
+    params = serializers.DictField()
+    message = serializers.CharField()
+
+
+class ByNameOutputSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    table = serializers.IntegerField()
+    seat = serializers.CharField()
+    opponent = serializers.IntegerField(allow_null=True)
+    opponent_name = serializers.CharField()
+
+
+class RoundDetailOutputSerializer(RoundSummaryOutputSerializer):
+    relaxations = RelaxationOutputSerializer(many=True)
+    pair_downs = serializers.IntegerField()
+    matches = MatchOutputSerializer(many=True)
+    by_name = ByNameOutputSerializer(many=True)
+
+
+class RoundQueuedOutputSerializer(serializers.Serializer):
+    queued = serializers.BooleanField()
+    tournament = serializers.IntegerField()
+
+
+class SwapInputSerializer(serializers.Serializer):
+    table_x = serializers.IntegerField(min_value=1)
+    table_y = serializers.IntegerField(min_value=1)
+    swap = serializers.ChoiceField(choices=["a", "b"], help_text=_("Seat to swap: a or b."))
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class DieRollInputSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text=_("Entry id of the die-roll winner (player 1)."))
+    reroll_game3_agreed = serializers.BooleanField(default=False)
+
+
+class Game3RollInputSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text=_("Entry id of the game-3 re-roll winner."))
+
+
+class GameRecordInputSerializer(serializers.Serializer):
+    """One game: ``winner`` entry id (null = draw), ``first`` entry id, ``waived``."""
+
+    number = serializers.IntegerField(min_value=1, max_value=9)
+    winner = serializers.IntegerField(allow_null=True, help_text=_("Entry id; null for a draw."))
+    first = serializers.IntegerField(help_text=_("Entry id of the entry that went first."))
+    waived = serializers.BooleanField(default=False)
+    right_holder = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=_("Entry holding the right (needed only when a die roll decided it)."),
+    )
+    correction = serializers.BooleanField(default=False)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    expected_version = serializers.IntegerField(required=False, min_value=1)
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs.get("correction") and not (attrs.get("reason") or "").strip():
+            raise serializers.ValidationError({"reason": _("A correction needs a reason.")})
+        return attrs
+
+
+class GameRecordOutputSerializer(serializers.Serializer):
+    game = GameOutputSerializer()
+    match = MatchOutputSerializer()
+
+
+# --- standings ----------------------------------------------------------------------------
+
+
+class TiebreakerOutputSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    value = serializers.CharField(help_text=_("Exact value, e.g. 7/3."))
+    decimal = serializers.CharField(help_text=_("Rounded to 4 decimals, e.g. 2.3333."))
+
+
+class StandingOutputSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    match_points = serializers.IntegerField()
+    game_points = serializers.IntegerField()
+    matches_played = serializers.IntegerField()
+    dropped = serializers.BooleanField()
+    tiebreakers = TiebreakerOutputSerializer(many=True)
+
+
+class ExportOutputSerializer(serializers.Serializer):
+    """The whole event (``services.tournament_export``)."""
+
+    format = serializers.CharField()
+    kind = serializers.CharField()
+    policy = serializers.CharField()
+    games_per_match = serializers.IntegerField()
+    tiebreakers = serializers.ListField(child=serializers.CharField())
+    entries = serializers.ListField(child=serializers.DictField())
+    rounds = serializers.ListField(child=serializers.DictField())
+    drops = serializers.ListField(child=serializers.DictField())
+    standings = serializers.ListField(child=serializers.DictField())

@@ -1,0 +1,87 @@
+"""Tournament services: every write goes through here (../shared/STYLE.md §5.5, §5.10).
+
+All functions take keyword-only arguments, own their transaction (``@transaction.atomic``),
+lock the tournament row before changing it, and raise the typed errors of
+``tournaments.errors`` (``NotFound``, ``Conflict``, ``InvalidState``, ``ValidationFailed``,
+each with a stable ``code``, a translated ``message`` and ``params``).
+
+Modules: ``registration`` (tournament, entries, deck lists, start/finish), ``rounds`` (Swiss
+pairing, swaps, publish, finish), ``results`` (die rolls, games, corrections, first-player
+right), ``standings`` (standings, snapshot, export, CSV).
+"""
+
+from tournaments.services.registration import (
+    PAIR_RULE_CARD_MISMATCH,
+    deck_submit,
+    entry_drop,
+    entry_has_legal_lists,
+    entry_is_pairable,
+    entry_override_deck,
+    entry_register_late,
+    entry_register_pair,
+    entry_register_player,
+    tournament_create,
+    tournament_finish,
+    tournament_open_registration,
+    tournament_set_planned_rounds,
+    tournament_start,
+)
+from tournaments.services.results import (
+    NextRight,
+    game_record,
+    match_next_right,
+    match_set_die_roll,
+    match_set_game3_roll,
+)
+from tournaments.services.rounds import (
+    pairing_candidates,
+    round_finish,
+    round_pair_next,
+    round_pair_next_async,
+    round_publish,
+    round_relaxations,
+    round_swap_pairings,
+)
+from tournaments.services.standings import (
+    pairings_csv,
+    standings_compute,
+    standings_csv,
+    standings_refresh,
+    standings_rows,
+    tournament_export,
+)
+
+__all__ = [
+    "PAIR_RULE_CARD_MISMATCH",
+    "NextRight",
+    "deck_submit",
+    "entry_drop",
+    "entry_has_legal_lists",
+    "entry_is_pairable",
+    "entry_override_deck",
+    "entry_register_late",
+    "entry_register_pair",
+    "entry_register_player",
+    "game_record",
+    "match_next_right",
+    "match_set_die_roll",
+    "match_set_game3_roll",
+    "pairing_candidates",
+    "pairings_csv",
+    "round_finish",
+    "round_pair_next",
+    "round_pair_next_async",
+    "round_publish",
+    "round_relaxations",
+    "round_swap_pairings",
+    "standings_compute",
+    "standings_csv",
+    "standings_refresh",
+    "standings_rows",
+    "tournament_create",
+    "tournament_export",
+    "tournament_finish",
+    "tournament_open_registration",
+    "tournament_set_planned_rounds",
+    "tournament_start",
+]

@@ -1,0 +1,62 @@
+"""Helpers shared by the tournament services (not part of the public API)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.domain.types import Scoring
+from tournaments.errors import InvalidState
+from tournaments.models import Round, Tournament
+
+#: Defaults when the ``decks.Format`` row names none (RULES.md §1.4, §1.7; MTR 2.2).
+GAME_DEFAULTS: dict[str, dict[str, object]] = {
+    "hkk": {"policy": "hkk", "tiebreakers": ["buchholz", "game_points"], "games": 3},
+    "wow": {"policy": "loser_chooses", "tiebreakers": ["omw", "gw", "ogw"], "games": 3},
+    "bluemoon": {"policy": "loser_chooses", "tiebreakers": ["omw", "gw", "ogw"], "games": 1},
+}
+
+
+def scoring_for(tournament: Tournament) -> Scoring:
+    """The tournament's scoring as the domain value type."""
+    return Scoring(
+        match_win=tournament.match_win_points,
+        match_draw=tournament.match_draw_points,
+        match_loss=tournament.match_loss_points,
+        game_win=tournament.game_win_points,
+        game_draw=tournament.game_draw_points,
+        game_loss=tournament.game_loss_points,
+        bye_games_won=tournament.bye_games_won,
+    )
+
+
+def lock_tournament(tournament: Tournament | int) -> Tournament:
+    """Re-read the tournament row ``SELECT … FOR UPDATE`` (needs an open transaction).
+
+    Every service that changes rounds, entries or lists of a tournament takes this lock first,
+    so concurrent organisers/judges are serialised per tournament.
+    """
+    assert transaction.get_connection().in_atomic_block, "lock_tournament needs a transaction"
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    return Tournament.objects.select_for_update().select_related("format").get(pk=pk)
+
+
+def require_status(tournament: Tournament, *allowed: str) -> None:
+    """Raise ``InvalidState("tournament_status")`` unless the status is one of ``allowed``."""
+    if tournament.status not in allowed:
+        raise InvalidState(
+            "tournament_status",
+            _("This is not possible while the tournament is %(status)s.")
+            % {"status": tournament.get_status_display()},
+            {"status": tournament.status, "allowed": list(allowed)},
+        )
+
+
+def last_round(tournament: Tournament) -> Round | None:
+    """The highest-numbered round of the tournament, or ``None``."""
+    return tournament.rounds.order_by("-number").first()
+
+
+def wins_needed(games_per_match: int) -> int:
+    """Games needed to win a match outright (2 of 3): ``games_per_match // 2 + 1``."""
+    return games_per_match // 2 + 1

@@ -1,0 +1,307 @@
+"""Swiss rounds: pair the next round, swap pairings in a draft, publish, finish (issue: "Swiss";
+TOURNAMENT-PRACTICE.md §8.4; STYLE.md §5.5 lock → build inputs → domain → persist → on_commit).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import selectors
+from tournaments.domain import standings as standings_domain
+from tournaments.domain import swiss
+from tournaments.domain.types import PairingCandidate
+from tournaments.errors import Conflict, InvalidState, ValidationFailed
+from tournaments.models import PAIRING_ENGINE_VERSION, Entry, Match, PairingChange, Round, RoundSeat
+from tournaments.models import Tournament as TournamentModel
+from tournaments.services._common import last_round, lock_tournament, require_status, scoring_for
+from tournaments.services.registration import lock_lists, require_pairable
+from tournaments.tasks import round_pair_next_task, standings_recompute_task
+
+R = Round.Status
+
+
+def enqueue_standings(tournament_id: int) -> None:
+    """Recompute the cached standings after the current transaction commits (once per
+    transaction and tournament, however many results it records)."""
+    connection = transaction.get_connection()
+    pending = getattr(connection, "run_on_commit", None) or []
+    if any(getattr(item[1], "standings_for", None) == tournament_id for item in pending):
+        return
+
+    def callback() -> None:
+        standings_recompute_task.delay(tournament_id)
+
+    callback.standings_for = tournament_id  # type: ignore[attr-defined]
+    transaction.on_commit(callback)
+
+
+def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> list[PairingCandidate]:
+    """Domain candidates for the next round from the confirmed results so far: match points
+    and rank from the standings (the tournament's tiebreakers), opponents met, byes received.
+    A late entry has no results, so it starts with zero points (issue: "Late entries")."""
+    matches = selectors.tournament_matches(tournament)
+    records = selectors.match_records(tournament, matches=matches)
+    ids = [e.pk for e in entries]
+    rows = standings_domain.compute_standings(
+        ids,
+        records,
+        scoring=scoring_for(tournament),
+        tiebreakers=tournament.tiebreakers,
+        games_per_match=tournament.games_per_match,
+    )
+    by_entry = {r.entry: r for r in rows}
+    opponents: dict[int, set[int]] = {i: set() for i in ids}
+    byes = dict.fromkeys(ids, 0)
+    for m in matches:
+        if m.entry_b_id is None:
+            if m.entry_a_id in byes:
+                byes[m.entry_a_id] += 1
+            continue
+        if m.entry_a_id in opponents:
+            opponents[m.entry_a_id].add(m.entry_b_id)
+        if m.entry_b_id in opponents:
+            opponents[m.entry_b_id].add(m.entry_a_id)
+    return [
+        PairingCandidate(
+            id=i,
+            match_points=by_entry[i].match_points,
+            opponents=frozenset(opponents[i]),
+            byes=byes[i],
+            rank=by_entry[i].rank,
+        )
+        for i in ids
+    ]
+
+
+@transaction.atomic
+def round_pair_next(
+    *, tournament: TournamentModel, requested_by: Any = None, seed: int | None = None
+) -> Round:
+    """Pair the next Swiss round and store it as a draft.
+
+    Locks the tournament row, builds the candidates (active entries only: registered by this
+    round and not dropped), checks each has a legal list or an override, locks late entries'
+    lists, draws ``seed = secrets.randbits(32)`` (unless given, e.g. by the simulator), calls
+    ``swiss.pair_round`` with ``random.Random(seed)`` and stores round, matches and one
+    ``RoundSeat`` per entry. A bye needs no games: it counts as a match win 2–0. The
+    relaxations the engine reports are stored on the round (``round_relaxations`` renders them).
+
+    Raises:
+        InvalidState: ``tournament_status``, ``planned_rounds_reached``, ``not_enough_entries``.
+        Conflict: ``round_in_progress`` (the last round is not finished, e.g. a concurrent request
+            already paired it), ``round_already_paired`` (unique constraint hit).
+        ValidationFailed: ``entries_without_legal_list``.
+    """
+    tournament = lock_tournament(tournament)
+    require_status(tournament, TournamentModel.Status.RUNNING)
+    last = last_round(tournament)
+    if last is not None and last.status != R.FINISHED:
+        raise Conflict(
+            "round_in_progress",
+            _("Round %(round)s is not finished yet.") % {"round": last.number},
+            {"round": last.number, "status": last.status},
+        )
+    number = (last.number if last else 0) + 1
+    if tournament.planned_rounds and number > tournament.planned_rounds:
+        raise InvalidState(
+            "planned_rounds_reached",
+            _("All %(rounds)s planned rounds have been paired.")
+            % {"rounds": tournament.planned_rounds},
+            {"planned_rounds": tournament.planned_rounds},
+        )
+    entries = [
+        e
+        for e in tournament.entries.prefetch_related("members").order_by("id")
+        if e.is_active_for_round(number)
+    ]
+    if len(entries) < 2:
+        raise InvalidState(
+            "not_enough_entries",
+            _("At least two active entries are needed to pair a round."),
+            {"entries": len(entries)},
+        )
+    require_pairable(entries)
+    lock_lists(entries)
+    seed = secrets.randbits(32) if seed is None else int(seed)
+    candidates = pairing_candidates(tournament, entries)
+    result = swiss.pair_round(candidates, rng=random.Random(seed), round_number=number)
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(
+                tournament=tournament,
+                number=number,
+                seed=seed,
+                relaxations=[
+                    {"code": r.code, "entries": list(r.entries), "params": dict(r.params)}
+                    for r in result.relaxations
+                ],
+                pair_downs=result.pair_downs,
+                pair_down_gap=result.pair_down_gap,
+                engine_version=PAIRING_ENGINE_VERSION,
+                created_by=requested_by,
+            )
+    except IntegrityError:
+        raise Conflict(
+            "round_already_paired",
+            _("Round %(round)s has already been paired.") % {"round": number},
+            {"round": number},
+        ) from None
+    for p in result.pairings:
+        match = Match.objects.create(round=rnd, table=p.table, entry_a_id=p.a, entry_b_id=p.b)
+        RoundSeat.objects.create(round=rnd, entry_id=p.a, match=match)
+        if p.b is not None:
+            RoundSeat.objects.create(round=rnd, entry_id=p.b, match=match)
+    if any(p.b is None for p in result.pairings):
+        enqueue_standings(tournament.pk)
+    return rnd
+
+
+def round_pair_next_async(*, tournament: TournamentModel, requested_by: Any = None) -> None:
+    """Ask a Celery worker to pair the next round once the caller's transaction commits
+    (in-process when no broker is configured). The result is a draft round, or nothing if
+    the service raised (the task returns the error as ``{"ok": False, "code", …}``)."""
+    tid = tournament.pk
+    uid = getattr(requested_by, "pk", None)
+    transaction.on_commit(lambda: round_pair_next_task.delay(tid, uid))
+
+
+def round_relaxations(round: Round) -> list[dict[str, Any]]:  # noqa: A002
+    """What was relaxed in pairing ``round`` and why: ``[{"code", "entries", "params",
+    "message"}]`` with a translated explanation for the organiser."""
+    names = selectors.names_by_entry(round.tournament)
+    return [
+        {
+            **r,
+            "message": selectors.relaxation_message(
+                r["code"], [names.get(e, str(e)) for e in r.get("entries", [])]
+            ),
+        }
+        for r in round.relaxations
+    ]
+
+
+def _tables(rnd: Round) -> list[dict[str, Any]]:
+    return [
+        {"table": m.table, "a": m.entry_a_id, "b": m.entry_b_id}
+        for m in rnd.matches.order_by("table")
+    ]
+
+
+@transaction.atomic
+def round_swap_pairings(
+    *,
+    round: Round,  # noqa: A002
+    table_x: int,
+    table_y: int,
+    swap: str,
+    by: Any = None,
+    reason: str = "",
+) -> Round:
+    """Swap the seat-``swap`` entries (``"a"`` or ``"b"``) of two tables of a draft round.
+
+    Swapping ``"b"`` with a bye table moves the bye. The change (tables before and after, who,
+    why) is recorded as a :class:`PairingChange`.
+
+    Raises:
+        InvalidState: ``round_not_draft``.
+        NotFound: ``table_not_in_round``.
+        ValidationFailed: ``invalid_value`` (same table twice, bad ``swap``).
+    """
+    lock_tournament(round.tournament_id)
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    if rnd.status != R.DRAFT:
+        raise InvalidState(
+            "round_not_draft",
+            _("Pairings can be changed only before the round is published."),
+            {"round": rnd.number, "status": rnd.status},
+        )
+    if swap not in ("a", "b") or table_x == table_y:
+        raise ValidationFailed(
+            "invalid_value",
+            _("Choose two different tables and the seat to swap (a or b)."),
+            {"swap": swap, "table_x": table_x, "table_y": table_y},
+        )
+    mx = selectors.match_for_table(round=rnd, table=table_x)
+    my = selectors.match_for_table(round=rnd, table=table_y)
+    before = _tables(rnd)
+    field = "entry_a_id" if swap == "a" else "entry_b_id"
+    vx, vy = getattr(mx, field), getattr(my, field)
+    setattr(mx, field, vy)
+    setattr(my, field, vx)
+    mx.save(update_fields=["entry_a", "entry_b"])
+    my.save(update_fields=["entry_a", "entry_b"])
+    for m in (mx, my):
+        RoundSeat.objects.filter(round=rnd, entry_id__in=[m.entry_a_id, m.entry_b_id]).update(
+            match=m
+        )
+    PairingChange.objects.create(
+        round=rnd,
+        table_x=table_x,
+        table_y=table_y,
+        swap=swap,
+        before=before,
+        after=_tables(rnd),
+        reason=reason,
+        changed_by=by,
+    )
+    return rnd
+
+
+@transaction.atomic
+def round_publish(*, round: Round) -> Round:  # noqa: A002
+    """draft → published: pairings are final and results may be recorded.
+
+    Raises ``InvalidState("round_not_draft")``.
+    """
+    lock_tournament(round.tournament_id)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != R.DRAFT:
+        raise InvalidState(
+            "round_not_draft",
+            _("Only a draft round can be published."),
+            {"round": rnd.number, "status": rnd.status},
+        )
+    rnd.status = R.PUBLISHED
+    rnd.published_at = timezone.now()
+    rnd.save(update_fields=["status", "published_at"])
+    return rnd
+
+
+@transaction.atomic
+def round_finish(*, round: Round) -> Round:  # noqa: A002
+    """published → finished once every match is complete; standings are recomputed on commit.
+
+    Raises:
+        InvalidState: ``round_not_published``, ``matches_incomplete`` (params: tables).
+    """
+    tournament = lock_tournament(round.tournament_id)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != R.PUBLISHED:
+        raise InvalidState(
+            "round_not_published",
+            _("Only a published round can be finished."),
+            {"round": rnd.number, "status": rnd.status},
+        )
+    open_tables = [
+        m.table
+        for m in rnd.matches.select_related("round__tournament").prefetch_related("games")
+        if not selectors.match_score(m).complete
+    ]
+    if open_tables:
+        raise InvalidState(
+            "matches_incomplete",
+            _("Results are missing at tables %(tables)s.")
+            % {"tables": ", ".join(str(t) for t in open_tables)},
+            {"tables": open_tables},
+        )
+    rnd.status = R.FINISHED
+    rnd.finished_at = timezone.now()
+    rnd.save(update_fields=["status", "finished_at"])
+    enqueue_standings(tournament.pk)
+    return rnd

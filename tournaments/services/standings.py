@@ -1,0 +1,214 @@
+"""Standings, the cached snapshot, the JSON export and CSV helpers (issue: "Standings";
+RULES.md §1.7; TOURNAMENT-PRACTICE.md §8.3, §8.8).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from tournaments import selectors
+from tournaments.domain import standings as standings_domain
+from tournaments.domain.types import StandingRow
+from tournaments.models import Round, StandingsSnapshot, Tournament
+from tournaments.services._common import scoring_for
+
+
+def _listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
+    listed, dropped = [], set()
+    for pk, after in tournament.entries.values_list("id", "dropped_after_round"):
+        if after == 0:
+            continue  # left before the event began (MTR 2.10): not in the standings
+        listed.append(pk)
+        if after is not None:
+            dropped.add(pk)
+    return listed, dropped
+
+
+def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
+    """Standings from the complete matches: match points, then the tournament's ordered
+    tiebreakers (exact ``Fraction`` values); a true tie shares the rank. Entries that dropped
+    after the event began stay listed (``dropped``). Read-only, no transaction needed."""
+    listed, dropped = _listed_entries(tournament)
+    return standings_domain.compute_standings(
+        listed,
+        selectors.match_records(tournament),
+        scoring=scoring_for(tournament),
+        tiebreakers=tournament.tiebreakers,
+        games_per_match=tournament.games_per_match,
+        dropped=dropped,
+    )
+
+
+def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """JSON-ready standings: ``[{"rank", "entry", "name", "match_points", "game_points",
+    "matches_played", "dropped", "tiebreakers": {code: "exact value"}}]``."""
+    names = selectors.names_by_entry(tournament)
+    return [
+        {
+            "rank": r.rank,
+            "entry": r.entry,
+            "name": names.get(r.entry, ""),
+            "match_points": r.match_points,
+            "game_points": r.game_points,
+            "matches_played": r.matches_played,
+            "dropped": bool(getattr(r, "dropped", False)),
+            "tiebreakers": {code: selectors.fraction_str(v) for code, v in r.tiebreakers.items()},
+        }
+        for r in standings_compute(tournament=tournament)
+    ]
+
+
+@transaction.atomic
+def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
+    """Recompute and store the cached standings of a tournament (idempotent; used by
+    ``standings_recompute_task``)."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    rows = standings_rows(tournament=tournament)
+    after = tournament.rounds.filter(status=Round.Status.FINISHED).count()
+    snapshot, _ = StandingsSnapshot.objects.update_or_create(
+        tournament=tournament,
+        defaults={"computed_at": timezone.now(), "rows": rows, "after_round": after},
+    )
+    return snapshot
+
+
+def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
+    """The whole event as one JSON-ready dict (the ``simulate_tournament --json`` shape):
+
+    ``{"format", "kind", "policy", "games_per_match", "tiebreakers": [codes],
+    "entries": [{"id", "name", "members": [names], "registered_round", "dropped_after_round"}],
+    "rounds": [{"number", "seed", "status", "relaxations", "pairings": [{"table", "a", "b",
+    "games": [{"number", "right_holder", "waived", "first", "winner"}],
+    "match_points": {"<id>": n}}]}], "drops": [{"entry", "after_round"}],
+    "standings": [{"rank", "entry", "match_points", "game_points", "tiebreakers": {code: str}}]}``.
+    """
+    entries = list(selectors.entries_with_members(tournament))
+    matches = selectors.tournament_matches(tournament)
+    by_round: dict[int, list[Any]] = {}
+    for m in matches:
+        by_round.setdefault(m.round_id, []).append(m)
+    rounds = []
+    for rnd in tournament.rounds.order_by("number"):
+        pairings = []
+        for m in by_round.get(rnd.pk, []):
+            games = selectors.match_games(m)
+            score = selectors.match_score(m, games)
+            pairings.append(
+                {
+                    "table": m.table,
+                    "a": m.entry_a_id,
+                    "b": m.entry_b_id,
+                    "games": [
+                        {
+                            "number": g.number,
+                            "right_holder": g.right_holder_id,
+                            "waived": g.waived,
+                            "first": g.first_id,
+                            "winner": g.winner_id,
+                        }
+                        for g in games
+                    ],
+                    "match_points": {str(k): v for k, v in score.points.items()},
+                }
+            )
+        rounds.append(
+            {
+                "number": rnd.number,
+                "seed": rnd.seed,
+                "status": rnd.status,
+                "relaxations": rnd.relaxations,
+                "pair_downs": rnd.pair_downs,
+                "pairings": pairings,
+            }
+        )
+    return {
+        "format": tournament.format.slug,
+        "kind": tournament.kind,
+        "policy": tournament.first_player_policy,
+        "games_per_match": tournament.games_per_match,
+        "tiebreakers": list(tournament.tiebreakers),
+        "entries": [
+            {
+                "id": e.pk,
+                "name": e.name,
+                "members": [m.player.display_name for m in e.members.all()],
+                "registered_round": e.registered_round,
+                "dropped_after_round": e.dropped_after_round,
+            }
+            for e in entries
+        ],
+        "rounds": rounds,
+        "drops": [
+            {"entry": e.pk, "after_round": e.dropped_after_round}
+            for e in entries
+            if e.dropped_after_round is not None
+        ],
+        "standings": [
+            {
+                "rank": r["rank"],
+                "entry": r["entry"],
+                "match_points": r["match_points"],
+                "game_points": r["game_points"],
+                "tiebreakers": r["tiebreakers"],
+            }
+            for r in standings_rows(tournament=tournament)
+        ],
+    }
+
+
+def pairings_csv(round: Round) -> str:  # noqa: A002
+    """The tables of a round as CSV (header in the active language): table, both entries,
+    game wins, draws and match points."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(
+        [
+            gettext("Table"),
+            gettext("Entry A"),
+            gettext("Entry B"),
+            gettext("Games won A"),
+            gettext("Games won B"),
+            gettext("Drawn games"),
+            gettext("Match points A"),
+            gettext("Match points B"),
+        ]
+    )
+    for row in selectors.round_pairings(round):
+        w.writerow(
+            [
+                row["table"],
+                row["a_name"],
+                row["b_name"] or gettext("bye"),
+                row["a_wins"],
+                row["b_wins"],
+                row["draws"],
+                row["match_points"].get(row["a"], ""),
+                row["match_points"].get(row["b"], "") if row["b"] else "",
+            ]
+        )
+    return out.getvalue()
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """The standings as CSV: rank, entry, match points, game points, each tiebreaker (exact)."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    codes = list(tournament.tiebreakers)
+    w.writerow(
+        [gettext("Rank"), gettext("Entry"), gettext("Match points"), gettext("Game points")]
+        + codes
+        + [gettext("Dropped")]
+    )
+    for r in standings_rows(tournament=tournament):
+        w.writerow(
+            [r["rank"], r["name"], r["match_points"], r["game_points"]]
+            + [r["tiebreakers"].get(c, "") for c in codes]
+            + [gettext("yes") if r["dropped"] else ""]
+        )
+    return out.getvalue()

@@ -1,0 +1,439 @@
+"""Server-rendered tournament pages (issue 3 §6): list, detail, pairings by table and by name,
+standings, result entry by table, and the organiser's forms.
+
+Thin: forms check the input, one service call does the work, service errors are shown as
+messages, and every POST redirects (POST-redirect-GET). Reads are public (draft tournaments and
+draft rounds only for the owner); changes need the logged-in owner (403 otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from decks.selectors import format_list_active
+from tournaments import api_selectors, selectors, services
+from tournaments.api import entry_register
+from tournaments.errors import NotFound, ServiceError
+from tournaments.forms import (
+    DeckSubmitForm,
+    DieRollForm,
+    EntryAddForm,
+    GameForm,
+    ReasonForm,
+    SwapForm,
+    TournamentCreateForm,
+)
+from tournaments.game_setup import match_game_start
+from tournaments.models import Round, Tournament
+from tournaments.permissions import can_manage
+
+
+def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
+    try:
+        return api_selectors.tournament_get_visible(tournament_id=tournament_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+
+
+def _owned(request: HttpRequest, tournament_id: int) -> Tournament:
+    tournament = _visible(request, tournament_id)
+    if not can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the organiser of this tournament may change it."))
+    return tournament
+
+
+def _round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
+    try:
+        return api_selectors.round_get_visible(
+            tournament=tournament, number=number, user=request.user
+        )
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+
+
+def _run(request: HttpRequest, call: Callable[[], Any], success: str) -> Any:
+    """Run one service call; show ``success`` or the service's translated error."""
+    try:
+        result = call()
+    except ServiceError as exc:
+        messages.error(request, str(exc.message))
+        return None
+    messages.success(request, success)
+    return result
+
+
+def _detail_url(tournament: Tournament) -> str:
+    return reverse("tournaments:detail", args=[tournament.pk])
+
+
+def _round_url(tournament: Tournament, number: int) -> str:
+    return reverse("tournaments:round", args=[tournament.pk, number])
+
+
+# --- list, create, detail -----------------------------------------------------------------
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = api_selectors.tournament_list_visible(user=request.user)
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+def _format_choices() -> list[tuple[str, str]]:
+    return [(f.slug, f"{f.name} ({f.game.name})") for f in format_list_active()]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    choices = _format_choices()
+    form = TournamentCreateForm(request.POST or None, format_choices=choices)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_create(
+                owner=request.user,
+                name=data["name"],
+                format_slug=data["format"],
+                kind=data["kind"],
+                games_per_match=data["games_per_match"],
+                stop_at_two_wins=data["stop_at_two_wins"],
+                planned_rounds=data["planned_rounds"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, str(exc.message))
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect(_detail_url(tournament))
+    return render(request, "tournaments/create.html", {"form": form})
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible(request, tournament_id)
+    manage = can_manage(request.user, tournament)
+    rounds = api_selectors.rounds_visible(tournament=tournament, user=request.user)
+    context = {
+        "tournament": tournament,
+        "entries": api_selectors.entry_views(tournament=tournament),
+        "rounds": rounds,
+        "manage": manage,
+        "entry_form": EntryAddForm() if manage else None,
+        "last_round": rounds[-1] if rounds else None,
+    }
+    return render(request, "tournaments/detail.html", context)
+
+
+# --- organiser actions on the tournament --------------------------------------------------
+
+
+def _transition(service: Callable[..., Any], success: str):
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+        tournament = _owned(request, tournament_id)
+        _run(request, lambda: service(tournament=tournament), success)
+        return redirect(_detail_url(tournament))
+
+    return view
+
+
+tournament_open_registration = _transition(
+    services.tournament_open_registration, gettext_lazy("Registration is open.")
+)
+tournament_start = _transition(
+    services.tournament_start, gettext_lazy("The tournament has started.")
+)
+tournament_finish = _transition(
+    services.tournament_finish, gettext_lazy("The tournament is finished.")
+)
+
+
+@login_required
+@require_POST
+def round_pair_next(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _owned(request, tournament_id)
+    rnd = _run(
+        request,
+        lambda: services.round_pair_next(tournament=tournament, requested_by=request.user),
+        _("The next round is paired (draft). Check it, then publish it."),
+    )
+    if rnd is None:
+        return redirect(_detail_url(tournament))
+    return redirect(_round_url(tournament, rnd.number))
+
+
+@login_required
+@require_POST
+def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _owned(request, tournament_id)
+    form = EntryAddForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the player's name."))
+        return redirect(_detail_url(tournament))
+    data = form.cleaned_data
+    players = [data["player_a"]] + ([data["player_b"]] if data["player_b"] else [])
+    _run(
+        request,
+        lambda: entry_register(tournament, players, data["name"], ""),
+        _("Entry added."),
+    )
+    return redirect(_detail_url(tournament))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    tournament = _owned(request, tournament_id)
+    try:
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+    view = next(v for v in api_selectors.entry_views(tournament=tournament) if v.id == entry.pk)
+    seat_choices = [(m.seat, f"{m.player_name} ({m.seat})") for m in view.members]
+    form = DeckSubmitForm(request.POST or None, seat_choices=seat_choices)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = api_selectors.member_player(entry=entry, seat=form.cleaned_data["seat"])
+            submission = services.deck_submit(
+                tournament=tournament,
+                entry=entry,
+                player=player,
+                text=form.cleaned_data["text"],
+                by=request.user,
+            )
+        except ServiceError as exc:
+            form.add_error(None, str(exc.message))
+        else:
+            if submission.legal:
+                messages.success(request, _("The list is stored and legal."))
+            else:
+                messages.warning(request, _("The list is stored but it is not legal."))
+            return redirect(reverse("tournaments:entry-deck", args=[tournament.pk, entry.pk]))
+    context = {
+        "tournament": tournament,
+        "entry": view,
+        "form": form,
+        "override_form": ReasonForm(),
+        "submissions": list(selectors.deck_submissions(entry=entry)),
+    }
+    return render(request, "tournaments/entry_deck.html", context)
+
+
+@login_required
+@require_POST
+def entry_override(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    tournament = _owned(request, tournament_id)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+    _run(
+        request,
+        lambda: services.entry_override_deck(entry=entry, reason=reason, by=request.user),
+        _("Override recorded."),
+    )
+    return redirect(_detail_url(tournament))
+
+
+@login_required
+@require_POST
+def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    tournament = _owned(request, tournament_id)
+    try:
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+    _run(
+        request,
+        lambda: services.entry_drop(entry=entry),
+        _("%(name)s has dropped.") % {"name": entry.name},
+    )
+    return redirect(_detail_url(tournament))
+
+
+# --- rounds -------------------------------------------------------------------------------
+
+
+def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Pairings by table, each match with the current first-player holder and why."""
+    tournament = _visible(request, tournament_id)
+    rnd = _round(request, tournament, number)
+    manage = can_manage(request.user, tournament)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "matches": api_selectors.round_match_views(round=rnd),
+        "manage": manage,
+        "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
+        "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
+        "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/round.html", context)
+
+
+def round_by_name(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Alphabetical list of entries → table, seat and opponent (for the wall)."""
+    tournament = _visible(request, tournament_id)
+    rnd = _round(request, tournament, number)
+    views = api_selectors.round_match_views(round=rnd)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "rows": api_selectors.pairings_by_name(views),
+        "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/round_by_name.html", context)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = _owned(request, tournament_id)
+    rnd = _round(request, tournament, number)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose two tables and the seat to swap."))
+        return redirect(_round_url(tournament, number))
+    data = form.cleaned_data
+    _run(
+        request,
+        lambda: services.round_swap_pairings(
+            round=rnd,
+            table_x=data["table_x"],
+            table_y=data["table_y"],
+            swap=data["swap"],
+            by=request.user,
+            reason=data["reason"],
+        ),
+        _("Tables swapped."),
+    )
+    return redirect(_round_url(tournament, number))
+
+
+def _round_transition(service: Callable[..., Any], success: str):
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+        tournament = _owned(request, tournament_id)
+        rnd = _round(request, tournament, number)
+        _run(request, lambda: service(round=rnd), success)
+        return redirect(_round_url(tournament, number))
+
+    return view
+
+
+round_publish = _round_transition(services.round_publish, gettext_lazy("The round is published."))
+round_finish = _round_transition(services.round_finish, gettext_lazy("The round is finished."))
+
+
+# --- result entry by table ----------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_entry(request: HttpRequest, tournament_id: int, number: int, table: int) -> HttpResponse:
+    """The owner's result page for one table: die roll, then one game at a time; shows who
+    holds the right to go first in the next game and why (RULES.md §1.4)."""
+    tournament = _owned(request, tournament_id)
+    rnd = _round(request, tournament, number)
+    try:
+        match = selectors.match_for_table(round=rnd, table=table)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+    view = api_selectors.match_view(match=match)
+    here = reverse("tournaments:match", args=[tournament.pk, number, table])
+    if view.is_bye:
+        return render(
+            request, "tournaments/match.html", {"tournament": tournament, "round": rnd, "m": view}
+        )
+    a = (match.entry_a_id, view.a_name)
+    b = (match.entry_b_id, view.b_name)
+    roll_form = DieRollForm(a=a, b=b, prefix="roll")
+    game_form = _game_form(view, a, b)
+    if request.method == "POST":
+        if "roll-winner" in request.POST:
+            roll_form = DieRollForm(request.POST, a=a, b=b, prefix="roll")
+            if roll_form.is_valid():
+                data = roll_form.cleaned_data
+                done = _run(
+                    request,
+                    lambda: services.match_set_die_roll(
+                        match=match,
+                        winner_entry=data["winner"],
+                        reroll_game3_agreed=data["reroll_game3_agreed"],
+                    ),
+                    _("Die roll recorded."),
+                )
+                if done is not None:
+                    return redirect(here)
+        else:
+            game_form = GameForm(request.POST, a=a, b=b, prefix="game")
+            if game_form.is_valid():
+                data = game_form.cleaned_data
+                try:
+                    services.game_record(
+                        match=match,
+                        number=data["number"],
+                        winner_entry=data["winner"],
+                        first_entry=data["first"],
+                        waived=data["waived"],
+                        right_holder_entry=data["right_holder"],
+                        correction=data["correction"],
+                        reason=data["reason"],
+                        recorded_by=request.user,
+                    )
+                except ServiceError as exc:
+                    game_form.add_error(None, str(exc.message))
+                else:
+                    messages.success(
+                        request, _("Game %(game)s recorded.") % {"game": data["number"]}
+                    )
+                    return redirect(here)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "m": view,
+        "roll_form": roll_form,
+        "game_form": game_form,
+        "needs_roll": view.right is not None and view.right.needs_roll and view.right.game == 1,
+        "game_start": match_game_start(match),
+    }
+    return render(request, "tournaments/match.html", context)
+
+
+def _game_form(view: api_selectors.MatchView, a: tuple[int, str], b: tuple[int, str]) -> GameForm:
+    """The next game's form, pre-filled with the right holder as the entry going first."""
+    initial: dict[str, Any] = {"number": len(view.games) + 1}
+    if view.right is not None and view.right.holder is not None:
+        initial["first"] = view.right.holder
+    return GameForm(a=a, b=b, prefix="game", initial=initial)
+
+
+# --- standings ----------------------------------------------------------------------------
+
+
+def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible(request, tournament_id)
+    rows = api_selectors.standing_views(
+        tournament=tournament, rows=services.standings_compute(tournament=tournament)
+    )
+    labels = api_selectors.tiebreaker_labels()
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "tiebreaker_columns": [(c, labels.get(c, c)) for c in tournament.tiebreakers],
+        "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/standings.html", context)
