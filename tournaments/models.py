@@ -95,6 +95,21 @@ class Tournament(models.Model):
         _("late entry cut-off round"), null=True, blank=True
     )
     deck_deadline = models.DateTimeField(_("deck list deadline"), null=True, blank=True)
+    is_public = models.BooleanField(
+        _("public"),
+        default=True,
+        help_text=_("Anyone may see the published pairings and standings."),
+    )
+    decklists_published = models.BooleanField(
+        _("deck lists published"),
+        default=False,
+        help_text=_("Players may see the deck lists of the other players."),
+    )
+    deck_check_percent = models.PositiveSmallIntegerField(
+        _("deck checks per round (%)"),
+        default=10,
+        help_text=_("Share of the entries picked at random for a deck check each round."),
+    )
     status = models.CharField(_("status"), max_length=16, choices=Status, default=Status.DRAFT)
     lists_locked_at = models.DateTimeField(_("lists locked at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -524,3 +539,166 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} ({self.after_round})"
+
+
+class StaffRole(models.Model):
+    """A user's role in one tournament besides its owner (issue 4).
+
+    ``organiser``: a co-organiser, with the owner's powers except appointing staff.
+    ``judge``: records and corrects results, sees every deck list, runs deck checks.
+    Players are not staff: a player is a user linked to an ``EntryMember``'s ``Player``.
+    """
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("co-organiser")
+        JUDGE = "judge", _("judge")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="staff"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role)
+    appointed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("appointed by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    appointed_at = models.DateTimeField(_("appointed at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
+        ordering = ["tournament", "role", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="staffrole_one_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.user} ({self.role})"
+
+
+class ResultReport(models.Model):
+    """A player's own report of their match (issue 4 §1).
+
+    ``games``: ``[{"number", "winner" (entry id or null for a draw), "first" (entry id),
+    "waived" (bool)}]``. A report counts once both sides reported the same games
+    (``accepted``, the games are then recorded) or a judge confirms it; two different
+    reports are both ``disputed`` and flagged to the judges. ``superseded``: replaced by a
+    newer report of the same side or overruled by a judge.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for the opponent")
+        ACCEPTED = "accepted", _("accepted")
+        DISPUTED = "disputed", _("disputed")
+        SUPERSEDED = "superseded", _("superseded")
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="reports"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("reporting entry"), on_delete=models.CASCADE, related_name="+"
+    )
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reported by"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    games = models.JSONField(_("games"))
+    status = models.CharField(_("status"), max_length=16, choices=Status, default=Status.PENDING)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("resolved by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("result report")
+        verbose_name_plural = _("result reports")
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "entry"],
+                condition=Q(status__in=["pending", "disputed"]),
+                name="resultreport_one_open_per_side",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.entry} ({self.status})"
+
+
+class DeckCheck(models.Model):
+    """A deck check of one entry in one round (issue 4 §3): picked at random (with the
+    stored ``seed``) or by a judge; the outcome and any penalty are recorded.
+    """
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", _("pending")
+        OK = "ok", _("deck matches the list")
+        PROBLEM = "problem", _("problem found")
+
+    class Penalty(models.TextChoices):
+        NONE = "none", _("none")
+        WARNING = "warning", _("warning")
+        GAME_LOSS = "game_loss", _("game loss")
+        MATCH_LOSS = "match_loss", _("match loss")
+        DISQUALIFICATION = "disqualification", _("disqualification")
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="deck_checks"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="deck_checks"
+    )
+    random_pick = models.BooleanField(_("picked at random"), default=True)
+    seed = models.BigIntegerField(_("selection seed"), null=True, blank=True)
+    outcome = models.CharField(
+        _("outcome"), max_length=16, choices=Outcome, default=Outcome.PENDING
+    )
+    penalty = models.CharField(_("penalty"), max_length=20, choices=Penalty, default=Penalty.NONE)
+    notes = models.TextField(_("notes"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("checked by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    checked_at = models.DateTimeField(_("checked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deck check")
+        verbose_name_plural = _("deck checks")
+        ordering = ["round", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="deckcheck_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.entry} ({self.outcome})"
