@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import django_filters
-from django.db.models import QuerySet
+from django.conf import settings
+from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from decks.domain.normalize import normalize_name
@@ -11,9 +12,17 @@ from decks.models import Card, Format
 
 
 def format_list_active() -> QuerySet[Format]:
-    """Active formats with their game, ordered by game then slug (one query)."""
+    """Active formats with their game (one query): the home game's formats first
+    (``settings.HKK_PRIMARY_GAME``, HKK for this community), then by game and slug."""
+    home_first = Case(
+        When(game__slug=settings.HKK_PRIMARY_GAME, then=Value(0)),
+        default=Value(1),
+        output_field=IntegerField(),
+    )
     return (
-        Format.objects.filter(is_active=True).select_related("game").order_by("game__slug", "slug")
+        Format.objects.filter(is_active=True)
+        .select_related("game")
+        .order_by(home_first, "game__slug", "slug")
     )
 
 

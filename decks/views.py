@@ -99,8 +99,10 @@ def deck_validate_page(request: HttpRequest) -> HttpResponse:
                         extra_slots=_extra_slots(result),
                     )
     else:
+        default = settings.HKK_DEFAULT_FORMAT if settings.HKK_DEFAULT_FORMAT in names else None
         form = DeckValidateForm(
-            format_choices=choices, initial={"format": choices[0][0] if choices else None}
+            format_choices=choices,
+            initial={"format": default or (choices[0][0] if choices else None)},
         )
     context["form"] = form
     return render(request, "decks/validate.html", context, status=status)

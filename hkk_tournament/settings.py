@@ -138,6 +138,10 @@ HKK_TRUSTED_PROXY_COUNT = env_int("HKK_TRUSTED_PROXY_COUNT", 0)
 LANGUAGE_CODE = "hu"
 LANGUAGES = [("hu", _("Hungarian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Language: the switch's cookie, else the browser's Accept-Language (hu or en), else hu.
+#: The home game's slug (listed first) and the format the deck-check page starts with.
+HKK_PRIMARY_GAME = env_str("HKK_PRIMARY_GAME") or "hkk"
+HKK_DEFAULT_FORMAT = env_str("HKK_DEFAULT_FORMAT") or "hkk-hagyomanyos"
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "Europe/Budapest"
@@ -145,6 +149,8 @@ TIME_ZONE = "Europe/Budapest"
 # --- Static files ---------------------------------------------------------------------------
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every request without it
+WHITENOISE_USE_FINDERS = DEBUG  # serve app static files without collectstatic while developing
 STATICFILES_DIRS = [BASE_DIR / "hkk_tournament" / "static"]
 
 # --- REST framework -------------------------------------------------------------------------

@@ -199,3 +199,13 @@ def test_oversized_upload_is_a_form_error(client_en, settings):
     html = response.content.decode()
     assert "The file is too large (at most 9 KB)." in html
     assert "badge" not in html
+
+
+def test_home_game_formats_come_first_and_the_standard_hkk_format_is_preselected():
+    html = Client().get("/").content.decode()
+    select = re.search(r'<select name="format".*?</select>', html, re.S).group(0)
+    options = re.findall(r'<option value="([^"]+)"', select)
+    games = ["hkk" if slug.startswith("hkk") else slug.split("-")[0] for slug in options]
+    first_other = next(i for i, game in enumerate(games) if game != "hkk")
+    assert all(game != "hkk" for game in games[first_other:]), options
+    assert re.search(r'<option value="hkk-hagyomanyos" selected>', select)
