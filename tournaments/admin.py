@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from tournaments.models import (
+    DeckCheck,
     DeckSubmission,
     Entry,
     EntryMember,
@@ -14,7 +15,9 @@ from tournaments.models import (
     Match,
     PairingChange,
     Player,
+    ResultReport,
     Round,
+    StaffRole,
     StandingsSnapshot,
     Tournament,
 )
@@ -98,3 +101,26 @@ class GameAdmin(ReadOnlyAdmin):
 admin.site.register(GameCorrection, ReadOnlyAdmin)
 admin.site.register(PairingChange, ReadOnlyAdmin)
 admin.site.register(StandingsSnapshot, ReadOnlyAdmin)
+
+
+@admin.register(StaffRole)
+class StaffRoleAdmin(admin.ModelAdmin):
+    """Co-organisers and judges (the owner appoints them in the app; a superuser may fix a
+    mistake here)."""
+
+    list_display = ["tournament", "user", "role", "appointed_by", "appointed_at"]
+    list_filter = ["role"]
+    search_fields = ["tournament__name", "user__username"]
+    raw_id_fields = ["tournament", "user", "appointed_by"]
+
+
+@admin.register(ResultReport)
+class ResultReportAdmin(ReadOnlyAdmin):
+    list_display = ["match", "entry", "reported_by", "status", "created_at", "resolved_by"]
+    list_filter = ["status"]
+
+
+@admin.register(DeckCheck)
+class DeckCheckAdmin(ReadOnlyAdmin):
+    list_display = ["round", "entry", "random_pick", "outcome", "penalty", "checked_by"]
+    list_filter = ["outcome", "penalty", "random_pick"]

@@ -1,10 +1,20 @@
 """REST API of the tournaments app (STYLE.md §5.6): one ``<Entity><Action>Api`` class per
 operation, explicit input/output serializers, no ORM in the views.
 
-Permissions (issue 3: "owners only may change their tournament"): reads are public (a draft
-tournament and draft rounds are visible to the owner only); every write needs the
-authenticated owner: anonymous → 403 (``not_authenticated``; 401 with token auth headers),
-another user → 403.
+Permissions (issue 4 §2) are checked on the object, with the predicates of
+``tournaments.permissions``, in every view:
+
+- reading: anyone for public events; private events and drafts are 404 for outsiders
+  (``api_selectors.tournament_get_visible``); draft rounds are 404 for all but the organisers;
+  deck lists of others need the judge role or published lists;
+- organisers (owner and co-organisers): tournament changes, registrations by the organiser,
+  overrides, drops, rounds (pair, swap, publish, finish); only the owner appoints staff;
+- judges (and organisers): recording and correcting games, die rolls, confirming result
+  reports, disputes, deck checks;
+- players: self-registration, their own deck list before the lock, their own result reports.
+
+Anonymous callers get 403 (``not_authenticated``; 401 with token auth headers) on anything
+that needs a role; signed-in callers without the role get 403.
 
 Service errors (``tournaments.errors``) become HTTP in one place,
 :func:`tournaments_exception_handler`, with the body ``{"code", "message", "params"}``:
@@ -34,11 +44,29 @@ from hkk_tournament.exceptions import api_exception_handler
 from tournaments import api_selectors, selectors, services
 from tournaments.errors import Conflict, InvalidState, NotFound, ServiceError, ValidationFailed
 from tournaments.models import Round, Tournament
-from tournaments.permissions import can_manage, require_authenticated, require_manage
+from tournaments.permissions import (
+    can_judge,
+    can_manage,
+    is_player_of_entry,
+    player_entry_ids,
+    require_authenticated,
+    require_deck_list_viewer,
+    require_deck_submitter,
+    require_judge,
+    require_judge_or_player_of_match,
+    require_manage,
+    require_owner,
+    require_player_of_match,
+)
 from tournaments.serializers import (
+    DeckCheckAddInputSerializer,
+    DeckCheckOutputSerializer,
+    DeckCheckPickInputSerializer,
+    DeckCheckRecordInputSerializer,
     DeckSubmissionOutputSerializer,
     DeckSubmitInputSerializer,
     DieRollInputSerializer,
+    DisputeOutputSerializer,
     DropInputSerializer,
     EntryCreateInputSerializer,
     EntryOutputSerializer,
@@ -48,11 +76,17 @@ from tournaments.serializers import (
     GameRecordInputSerializer,
     GameRecordOutputSerializer,
     MatchOutputSerializer,
+    MeOutputSerializer,
     OverrideInputSerializer,
+    ReportOutputSerializer,
+    ReportSubmitInputSerializer,
     RoundDetailOutputSerializer,
     RoundQueuedOutputSerializer,
     RoundSummaryOutputSerializer,
+    SelfRegisterInputSerializer,
     ServiceErrorOutputSerializer,
+    StaffAppointInputSerializer,
+    StaffOutputSerializer,
     StandingOutputSerializer,
     SwapInputSerializer,
     TournamentCreateInputSerializer,
@@ -87,11 +121,15 @@ def tournaments_exception_handler(exc: Exception, context: dict[str, Any]) -> Re
 
 ERRORS = {
     400: ServiceErrorOutputSerializer,
-    403: OpenApiResponse(description="Not the organiser (or not logged in)."),
+    403: OpenApiResponse(description="Not logged in, or without the role this needs."),
     404: ServiceErrorOutputSerializer,
     409: ServiceErrorOutputSerializer,
 }
 READ_ERRORS = {404: ServiceErrorOutputSerializer}
+ROLE_READ_ERRORS = {
+    403: OpenApiResponse(description="Not logged in, or without the role this needs."),
+    404: ServiceErrorOutputSerializer,
+}
 ASYNC_PARAM = OpenApiParameter(
     "async",
     OpenApiTypes.INT,
@@ -102,21 +140,42 @@ ASYNC_PARAM = OpenApiParameter(
 
 
 class TournamentApi(APIView):
-    """Base: the tournaments exception handler and the owner/visibility lookups."""
+    """Base: the tournaments exception handler and the role-checked tournament lookups.
+
+    Each lookup first refuses anonymous callers where a role is needed (403/401), then
+    answers 404 for a tournament the caller may not see, then 403 without the role.
+    """
 
     def get_exception_handler(self):
         return tournaments_exception_handler
 
     def visible_tournament(self, tournament_id: int) -> Tournament:
+        """For reading: public events for anyone, private ones and drafts for their people."""
         return api_selectors.tournament_get_visible(
             tournament_id=tournament_id, user=self.request.user
         )
 
-    def owned_tournament(self, tournament_id: int) -> Tournament:
-        """The tournament for a write: anonymous → 403/401, unknown → 404, not owner → 403."""
+    def member_tournament(self, tournament_id: int) -> Tournament:
+        """A visible tournament for a signed-in caller (the finer check comes after)."""
         require_authenticated(self.request.user)
-        tournament = self.visible_tournament(tournament_id)
+        return self.visible_tournament(tournament_id)
+
+    def managed_tournament(self, tournament_id: int) -> Tournament:
+        """For organiser actions: the owner and co-organisers."""
+        tournament = self.member_tournament(tournament_id)
         require_manage(self.request.user, tournament)
+        return tournament
+
+    def judged_tournament(self, tournament_id: int) -> Tournament:
+        """For judge actions: the organisers and the judges of this event."""
+        tournament = self.member_tournament(tournament_id)
+        require_judge(self.request.user, tournament)
+        return tournament
+
+    def owner_tournament(self, tournament_id: int) -> Tournament:
+        """For staff appointments: the owner only."""
+        tournament = self.member_tournament(tournament_id)
+        require_owner(self.request.user, tournament)
         return tournament
 
 
@@ -195,7 +254,7 @@ class _TournamentTransitionApi(TournamentApi):
         raise NotImplementedError
 
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         self.transition(tournament)
         tournament = selectors.tournament_get(tournament_id=tournament.pk)
         return Response(TournamentOutputSerializer(tournament).data)
@@ -254,7 +313,7 @@ class EntryListCreateApi(TournamentApi):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = self.visible_tournament(tournament_id)
-        views = api_selectors.entry_views(tournament=tournament)
+        views = api_selectors.entry_views(tournament=tournament, user=request.user)
         return Response(EntryOutputSerializer(views, many=True).data)
 
     @extend_schema(
@@ -264,15 +323,39 @@ class EntryListCreateApi(TournamentApi):
         responses={201: EntryOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         serializer = EntryCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         entry = entry_register(
             tournament, data["players"], data.get("name", ""), data.get("email", "")
         )
-        views = [v for v in api_selectors.entry_views(tournament=tournament) if v.id == entry.pk]
-        return Response(EntryOutputSerializer(views[0]).data, status=status.HTTP_201_CREATED)
+        return entry_created_response(tournament, entry)
+
+
+def entry_created_response(tournament: Tournament, entry: Any) -> Response:
+    """201 with the new entry as :class:`EntryOutputSerializer`."""
+    views = [v for v in api_selectors.entry_views(tournament=tournament) if v.id == entry.pk]
+    return Response(EntryOutputSerializer(views[0]).data, status=status.HTTP_201_CREATED)
+
+
+class SelfRegisterApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_register_self",
+        summary="Register yourself (while registration is open, or as a late entry)",
+        request=SelfRegisterInputSerializer,
+        responses={201: EntryOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        serializer = SelfRegisterInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        partner = api_selectors.user_get(username=data["partner"]) if data.get("partner") else None
+        entry = services.entry_self_register(
+            tournament=tournament, user=request.user, partner=partner, name=data.get("name", "")
+        )
+        return entry_created_response(tournament, entry)
 
 
 def entry_register(tournament: Tournament, players: list[str], name: str, email: str):
@@ -299,20 +382,36 @@ def entry_register(tournament: Tournament, players: list[str], name: str, email:
 
 class EntryDeckSubmitApi(TournamentApi):
     @extend_schema(
+        operation_id="tournaments_entries_decks_list",
+        summary="An entry's deck lists (judges and the entry's players; others once published)",
+        responses={200: DeckSubmissionOutputSerializer(many=True), **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        require_deck_list_viewer(request.user, entry)
+        history = can_judge(request.user, tournament) or is_player_of_entry(request.user, entry)
+        decks = api_selectors.entry_deck_lists(entry=entry, history=history)
+        return Response(DeckSubmissionOutputSerializer(decks, many=True).data)
+
+    @extend_schema(
         operation_id="tournaments_entries_decks_submit",
-        summary="Submit a member's deck list (illegal lists are stored too)",
+        summary="Submit a member's deck list (organisers: any member; players: their own, "
+        "before the lock). Illegal lists are stored too.",
         request=DeckSubmitInputSerializer,
         responses={201: DeckSubmissionOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.member_tournament(tournament_id)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        require_deck_submitter(request.user, entry)
         serializer = DeckSubmitInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        player = api_selectors.member_player(
-            entry=entry, player_id=data.get("player"), seat=data.get("seat")
+        player = api_selectors.member_player_for(
+            entry=entry, user=request.user, player_id=data.get("player"), seat=data.get("seat")
         )
+        require_deck_submitter(request.user, entry, player)
         submission = services.deck_submit(
             tournament=tournament,
             entry=entry,
@@ -334,7 +433,7 @@ class EntryOverrideApi(TournamentApi):
         responses={200: EntryStateOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         serializer = OverrideInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
@@ -352,7 +451,7 @@ class EntryDropApi(TournamentApi):
         responses={200: EntryStateOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         serializer = DropInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
@@ -368,7 +467,7 @@ class EntryDropApi(TournamentApi):
 class RoundListCreateApi(TournamentApi):
     @extend_schema(
         operation_id="tournaments_rounds_list",
-        summary="List rounds (drafts for the owner only)",
+        summary="List rounds (drafts for the organisers only)",
         responses={200: RoundSummaryOutputSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -388,7 +487,7 @@ class RoundListCreateApi(TournamentApi):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         if request.query_params.get("async") in ("1", "true", "yes"):
             services.round_pair_next_async(tournament=tournament, requested_by=request.user)
             return Response(
@@ -422,7 +521,7 @@ class RoundSwapApi(TournamentApi):
         responses={200: RoundDetailOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         serializer = SwapInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -446,7 +545,7 @@ class RoundPublishApi(TournamentApi):
         responses={200: RoundDetailOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         rnd = services.round_publish(
             round=selectors.round_get(tournament=tournament, number=number)
         )
@@ -461,7 +560,7 @@ class RoundFinishApi(TournamentApi):
         responses={200: RoundDetailOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.managed_tournament(tournament_id)
         rnd = services.round_finish(round=selectors.round_get(tournament=tournament, number=number))
         return Response(RoundDetailOutputSerializer(round_payload(tournament, rnd)).data)
 
@@ -508,7 +607,7 @@ class MatchDieRollApi(TournamentApi):
         responses={200: MatchOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.judged_tournament(tournament_id)
         serializer = DieRollInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -530,7 +629,7 @@ class MatchGame3RollApi(TournamentApi):
         responses={200: MatchOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.judged_tournament(tournament_id)
         serializer = Game3RollInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match = api_selectors.match_get(tournament=tournament, match_id=match_id)
@@ -567,7 +666,7 @@ class MatchGameRecordApi(TournamentApi):
         responses={201: GameRecordOutputSerializer, 200: GameRecordOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.judged_tournament(tournament_id)
         match = api_selectors.match_get(tournament=tournament, match_id=match_id)
         payload = _record_game(request, {"match": match})
         return game_response(tournament, payload)
@@ -581,7 +680,7 @@ class TableGameRecordApi(TournamentApi):
         responses={201: GameRecordOutputSerializer, 200: GameRecordOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int, table: int) -> Response:
-        tournament = self.owned_tournament(tournament_id)
+        tournament = self.judged_tournament(tournament_id)
         rnd = selectors.round_get(tournament=tournament, number=number)
         payload = _record_game(request, {"round": rnd, "table": table})
         return game_response(tournament, payload)
@@ -637,3 +736,222 @@ class TournamentExportApi(TournamentApi):
         if not can_manage(request.user, tournament):
             data["rounds"] = [r for r in data["rounds"] if r["status"] != Round.Status.DRAFT]
         return Response(data)
+
+
+# --- staff --------------------------------------------------------------------------------
+
+
+class StaffListCreateApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_staff_list",
+        summary="Co-organisers and judges (organisers may see them)",
+        responses={200: StaffOutputSerializer(many=True), **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        staff = api_selectors.staff_list(tournament=tournament)
+        return Response(StaffOutputSerializer(staff, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_staff_appoint",
+        summary="Appoint a co-organiser or judge, or change their role (owner only)",
+        request=StaffAppointInputSerializer,
+        responses={201: StaffOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.owner_tournament(tournament_id)
+        serializer = StaffAppointInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        user = api_selectors.user_get(username=data["username"])
+        staff = services.staff_appoint(
+            tournament=tournament, user=user, role=data["role"], by=request.user
+        )
+        return Response(StaffOutputSerializer(staff).data, status=status.HTTP_201_CREATED)
+
+
+class StaffRemoveApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_staff_remove",
+        summary="Remove a co-organiser or judge (owner only)",
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, tournament_id: int, user_id: int) -> Response:
+        tournament = self.owner_tournament(tournament_id)
+        user = api_selectors.user_get(user_id=user_id)
+        services.staff_remove(tournament=tournament, user=user, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- result reports and disputes ----------------------------------------------------------
+
+
+class MatchReportListCreateApi(TournamentApi):
+    """A match's result reports: its players report, judges and the players read."""
+
+    def visible_match(self, tournament: Tournament, match_id: int):
+        match = api_selectors.match_get(tournament=tournament, match_id=match_id)
+        api_selectors.round_get_visible(
+            tournament=tournament, number=match.round.number, user=self.request.user
+        )
+        return match
+
+    @extend_schema(
+        operation_id="tournaments_matches_reports_list",
+        summary="Result reports of a match (its players and the judges)",
+        responses={200: ReportOutputSerializer(many=True), **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        match = self.visible_match(tournament, match_id)
+        require_judge_or_player_of_match(request.user, match)
+        return Response(
+            ReportOutputSerializer(api_selectors.match_reports(match=match), many=True).data
+        )
+
+    @extend_schema(
+        operation_id="tournaments_matches_reports_submit",
+        summary="Report your own match result (counts once both sides agree or a judge "
+        "confirms; a disagreement is flagged to the judges)",
+        request=ReportSubmitInputSerializer,
+        responses={201: ReportOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        match = self.visible_match(tournament, match_id)
+        entry_id = require_player_of_match(request.user, match)
+        serializer = ReportSubmitInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        report = services.result_report_submit(
+            match=match,
+            entry=entry_id,
+            user=request.user,
+            games=[dict(g) for g in serializer.validated_data["games"]],
+        )
+        report = api_selectors.report_get(tournament=tournament, report_id=report.pk)
+        return Response(ReportOutputSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+class ReportConfirmApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_reports_confirm",
+        summary="Confirm a result report (judges): its games are recorded or corrected",
+        request=None,
+        responses={200: ReportOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, report_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        report = api_selectors.report_get(tournament=tournament, report_id=report_id)
+        report = services.result_report_confirm(report=report, by=request.user)
+        report = api_selectors.report_get(tournament=tournament, report_id=report.pk)
+        return Response(ReportOutputSerializer(report).data)
+
+
+class DisputeListApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_disputes_list",
+        summary="Matches whose players reported different results (judges)",
+        responses={200: DisputeOutputSerializer(many=True), **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        matches = services.match_disputes(tournament=tournament)
+        views = api_selectors.dispute_views(tournament=tournament, matches=matches)
+        return Response(DisputeOutputSerializer(views, many=True).data)
+
+
+# --- deck checks --------------------------------------------------------------------------
+
+
+class RoundDeckCheckListAddApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_deck_checks_list",
+        summary="Deck checks of a round (judges)",
+        responses={200: DeckCheckOutputSerializer(many=True), **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        checks = api_selectors.deck_checks_of_round(round=rnd)
+        return Response(DeckCheckOutputSerializer(checks, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_rounds_deck_checks_add",
+        summary="Pick a specific entry for a deck check (judges)",
+        request=DeckCheckAddInputSerializer,
+        responses={201: DeckCheckOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = DeckCheckAddInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        entry = selectors.entry_get(
+            tournament=tournament, entry_id=serializer.validated_data["entry"]
+        )
+        check = services.deck_check_add(round=rnd, entry=entry, by=request.user)
+        check = api_selectors.deck_check_get(tournament=tournament, check_id=check.pk)
+        return Response(DeckCheckOutputSerializer(check).data, status=status.HTTP_201_CREATED)
+
+
+class RoundDeckCheckPickApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_rounds_deck_checks_pick",
+        summary="Pick the round's random deck checks (judges; idempotent: the first pick stays)",
+        request=DeckCheckPickInputSerializer,
+        responses={200: DeckCheckOutputSerializer(many=True), **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = DeckCheckPickInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        services.deck_checks_pick(
+            round=rnd, by=request.user, seed=serializer.validated_data.get("seed")
+        )
+        checks = [c for c in api_selectors.deck_checks_of_round(round=rnd) if c.seed is not None]
+        return Response(DeckCheckOutputSerializer(checks, many=True).data)
+
+
+class DeckCheckRecordApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_deck_checks_record",
+        summary="Record a deck check's outcome, penalty and notes (judges)",
+        request=DeckCheckRecordInputSerializer,
+        responses={200: DeckCheckOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, check_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = DeckCheckRecordInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        check = api_selectors.deck_check_get(tournament=tournament, check_id=check_id)
+        services.deck_check_record(
+            check=check,
+            outcome=data["outcome"],
+            penalty=data["penalty"],
+            notes=data.get("notes", ""),
+            by=request.user,
+        )
+        check = api_selectors.deck_check_get(tournament=tournament, check_id=check_id)
+        return Response(DeckCheckOutputSerializer(check).data)
+
+
+# --- the caller's own view ----------------------------------------------------------------
+
+
+class MeApi(TournamentApi):
+    @extend_schema(
+        operation_id="tournaments_me",
+        summary="Your roles in the event, your entries and your matches",
+        responses={200: MeOutputSerializer, **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        payload = {
+            "roles": api_selectors.my_roles(tournament=tournament, user=request.user),
+            "entries": sorted(player_entry_ids(request.user, tournament)),
+            "matches": api_selectors.my_matches(tournament=tournament, user=request.user),
+        }
+        return Response(MeOutputSerializer(payload).data)

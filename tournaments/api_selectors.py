@@ -14,7 +14,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -23,15 +24,25 @@ from tournaments.domain import first_player as fp
 from tournaments.domain.types import StandingRow
 from tournaments.errors import NotFound
 from tournaments.models import (
+    DeckCheck,
     DeckSubmission,
     Entry,
     EntryMember,
     Match,
     Player,
+    ResultReport,
     Round,
+    StaffRole,
     Tournament,
 )
-from tournaments.permissions import can_manage
+from tournaments.permissions import (
+    can_judge,
+    can_manage,
+    can_view_tournament,
+    deck_lists_visible,
+    is_owner,
+    player_entry_ids,
+)
 
 #: Digits shown for a tiebreaker value (the exact value goes in a title attribute / "exact").
 TIEBREAKER_DIGITS = 4
@@ -41,18 +52,30 @@ TIEBREAKER_DIGITS = 4
 
 
 def tournament_list_visible(*, user: Any) -> QuerySet[Tournament]:
-    """Tournaments ``user`` may see: every non-draft one, plus the user's own drafts."""
+    """Tournaments ``user`` may see (issue 4 §1): public ones that are not drafts; for a
+    signed-in user also every event they own or are staff of (drafts included) and the
+    non-draft events they play in (private ones included)."""
     qs = Tournament.objects.select_related("format__game", "owner")
-    if user is not None and user.is_authenticated:
-        return qs.filter(~Q(status=Tournament.Status.DRAFT) | Q(owner=user))
-    return qs.exclude(status=Tournament.Status.DRAFT)
+    open_public = ~Q(status=Tournament.Status.DRAFT) & Q(is_public=True)
+    if user is None or not user.is_authenticated:
+        return qs.filter(open_public)
+    staff = Exists(StaffRole.objects.filter(tournament=OuterRef("pk"), user_id=user.pk))
+    plays = Exists(EntryMember.objects.filter(tournament=OuterRef("pk"), player__user_id=user.pk))
+    return qs.filter(
+        open_public | Q(owner_id=user.pk) | staff | (~Q(status=Tournament.Status.DRAFT) & plays)
+    )
 
 
 def tournament_get_visible(*, tournament_id: int, user: Any) -> Tournament:
-    """The tournament if ``user`` may read it; ``NotFound("tournament_not_found")`` otherwise
-    (a draft is visible to its owner only)."""
+    """The tournament if ``user`` may read it; ``NotFound("tournament_not_found")`` otherwise:
+    a draft is visible to its organisers and judges only, a private event
+    (``is_public=False``) to its staff and players only (outsiders cannot tell it exists)."""
     tournament = selectors.tournament_get(tournament_id=tournament_id)
-    if tournament.status == Tournament.Status.DRAFT and not can_manage(user, tournament):
+    if tournament.status == Tournament.Status.DRAFT:
+        visible = can_judge(user, tournament)
+    else:
+        visible = can_view_tournament(user, tournament)
+    if not visible:
         raise NotFound(
             "tournament_not_found", _("No such tournament."), {"tournament": tournament_id}
         )
@@ -70,6 +93,8 @@ class MemberView:
     player_id: int
     player_name: str
     deck: DeckSubmission | None
+    #: May the viewer see the list itself (its rule card)? ``entry_views(user=…)`` sets it.
+    deck_visible: bool = True
 
 
 @dataclass
@@ -118,14 +143,20 @@ class EntryView:
         return labels[self.deck_status]
 
 
-def entry_views(*, tournament: Tournament) -> list[EntryView]:
-    """Every entry of ``tournament`` (by id) with members and current lists: three queries."""
+def entry_views(*, tournament: Tournament, user: Any = None) -> list[EntryView]:
+    """Every entry of ``tournament`` (by id) with members and current lists: three queries
+    (a few more with ``user``).
+
+    With ``user``, ``MemberView.deck_visible`` says whether that user may see the list
+    (``permissions.can_view_deck_lists_of``); without, every list counts as visible.
+    """
     current = {
         s.member_id: s
         for s in DeckSubmission.objects.filter(
             member__tournament=tournament, is_current=True
         ).defer("text", "data")
     }
+    visible = deck_lists_visible(user, tournament) if user is not None else (lambda _id: True)
     entries = tournament.entries.prefetch_related(
         Prefetch("members", queryset=EntryMember.objects.select_related("player").order_by("seat"))
     ).order_by("id")
@@ -133,7 +164,9 @@ def entry_views(*, tournament: Tournament) -> list[EntryView]:
         EntryView(
             entry=e,
             members=[
-                MemberView(m.seat, m.player_id, m.player.display_name, current.get(m.pk))
+                MemberView(
+                    m.seat, m.player_id, m.player.display_name, current.get(m.pk), visible(e.pk)
+                )
                 for m in e.members.all()
             ],
         )
@@ -159,11 +192,62 @@ def member_player(*, entry: Entry, player_id: int | None = None, seat: str | Non
     return member.player
 
 
+def member_player_for(
+    *, entry: Entry, user: Any, player_id: int | None = None, seat: str | None = None
+) -> Player:
+    """The member whose list a submission changes: the one chosen by ``player_id`` or
+    ``seat``; else the member who is ``user``; else seat A. ``NotFound("not_a_member")``."""
+    if player_id is None and seat is None and user is not None and user.is_authenticated:
+        own = (
+            EntryMember.objects.select_related("player")
+            .filter(entry=entry, player__user_id=user.pk)
+            .order_by("seat")
+            .first()
+        )
+        if own is not None:
+            return own.player
+    return member_player(entry=entry, player_id=player_id, seat=seat)
+
+
+def entry_deck_lists(*, entry: Entry, history: bool) -> list[DeckSubmission]:
+    """The members' deck lists of ``entry`` by seat: every version with ``history`` (staff and
+    the entry's own players), else the current ones only."""
+    qs = selectors.deck_submissions(entry=entry)
+    if not history:
+        qs = qs.filter(is_current=True)
+    return list(qs)
+
+
+def user_get(*, username: str | None = None, user_id: int | None = None) -> Any:
+    """An active user by username or id, or ``NotFound("user_not_found")``."""
+    users = get_user_model().objects.filter(is_active=True)
+    user = (
+        users.filter(pk=user_id).first()
+        if user_id is not None
+        else users.filter(**{get_user_model().USERNAME_FIELD: username or ""}).first()
+    )
+    if user is None:
+        raise NotFound(
+            "user_not_found",
+            _("No such user."),
+            {"username": username} if user_id is None else {"user": user_id},
+        )
+    return user
+
+
+def staff_list(*, tournament: Tournament) -> list[StaffRole]:
+    """Co-organisers and judges of ``tournament`` (organisers first) with their users."""
+    return list(
+        tournament.staff.select_related("user", "appointed_by").order_by("role", "user__username")
+    )
+
+
 # --- rounds and matches -------------------------------------------------------------------
 
 
 def rounds_visible(*, tournament: Tournament, user: Any) -> list[Round]:
-    """The rounds ``user`` may see: all for the owner, published and finished ones otherwise."""
+    """The rounds ``user`` may see: all for the organisers (owner and co-organisers), published
+    and finished ones for everyone else (judges included)."""
     qs = tournament.rounds.order_by("number")
     if not can_manage(user, tournament):
         qs = qs.exclude(status=Round.Status.DRAFT)
@@ -171,7 +255,7 @@ def rounds_visible(*, tournament: Tournament, user: Any) -> list[Round]:
 
 
 def round_get_visible(*, tournament: Tournament, number: int, user: Any) -> Round:
-    """Round ``number``; a draft round is ``NotFound`` for everyone but the owner."""
+    """Round ``number``; a draft round is ``NotFound`` for everyone but the organisers."""
     rnd = selectors.round_get(tournament=tournament, number=number)
     if rnd.status == Round.Status.DRAFT and not can_manage(user, tournament):
         raise NotFound("round_not_found", _("No such round."), {"round": number})
@@ -322,6 +406,129 @@ def pairings_by_name(views: list[MatchView]) -> list[dict[str, Any]]:
                 }
             )
     return sorted(rows, key=lambda r: (r["name"].casefold(), r["entry"]))
+
+
+# --- reports, disputes, deck checks, "me" ---------------------------------------------------
+
+
+def report_get(*, tournament: Tournament, report_id: int) -> ResultReport:
+    """A result report of ``tournament`` or ``NotFound("report_not_found")``."""
+    report = (
+        ResultReport.objects.select_related("match__round__tournament")
+        .filter(pk=report_id, match__round__tournament=tournament)
+        .first()
+    )
+    if report is None:
+        raise NotFound("report_not_found", _("No such result report."), {"report": report_id})
+    return report
+
+
+def match_reports(*, match: Match) -> list[ResultReport]:
+    """Every report of ``match``, oldest first."""
+    return list(match.reports.select_related("reported_by", "resolved_by").order_by("id"))
+
+
+@dataclass
+class DisputeView:
+    """A match with disputed reports: its table and both sides' open reports."""
+
+    match: Match
+    a_name: str
+    b_name: str
+    reports: list[ResultReport]
+
+    @property
+    def round(self) -> int:
+        return self.match.round.number
+
+
+def dispute_views(*, tournament: Tournament, matches: Sequence[Match]) -> list[DisputeView]:
+    """:class:`DisputeView` rows for ``matches`` (``services.match_disputes``): two queries."""
+    names = selectors.names_by_entry(tournament)
+    reports: dict[int, list[ResultReport]] = {}
+    for r in (
+        ResultReport.objects.filter(match__in=list(matches), status=ResultReport.Status.DISPUTED)
+        .select_related("reported_by", "resolved_by")
+        .order_by("id")
+    ):
+        reports.setdefault(r.match_id, []).append(r)
+    return [
+        DisputeView(
+            match=m,
+            a_name=names.get(m.entry_a_id, ""),
+            b_name=names.get(m.entry_b_id, "") if m.entry_b_id else "",
+            reports=reports.get(m.pk, []),
+        )
+        for m in matches
+    ]
+
+
+def deck_check_get(*, tournament: Tournament, check_id: int) -> DeckCheck:
+    """A deck check of ``tournament`` or ``NotFound("deck_check_not_found")``."""
+    check = (
+        DeckCheck.objects.select_related("round__tournament", "entry")
+        .filter(pk=check_id, round__tournament=tournament)
+        .first()
+    )
+    if check is None:
+        raise NotFound("deck_check_not_found", _("No such deck check."), {"check": check_id})
+    return check
+
+
+def deck_checks_of_round(*, round: Round) -> list[DeckCheck]:  # noqa: A002
+    """The deck checks of ``round`` by entry, with entry, creator and checker loaded."""
+    return list(
+        round.deck_checks.select_related("round", "entry", "created_by", "checked_by").order_by(
+            "entry_id", "id"
+        )
+    )
+
+
+def my_roles(*, tournament: Tournament, user: Any) -> list[str]:
+    """``user``'s roles in ``tournament``: any of ``owner``, ``organiser``, ``judge``,
+    ``player`` (an owner is also ``organiser`` and ``judge``)."""
+    roles = []
+    if is_owner(user, tournament):
+        roles.append("owner")
+    if can_manage(user, tournament):
+        roles.append("organiser")
+    if can_judge(user, tournament):
+        roles.append("judge")
+    if player_entry_ids(user, tournament):
+        roles.append("player")
+    return roles
+
+
+def my_matches(*, tournament: Tournament, user: Any) -> list[MatchView]:
+    """``user``'s matches in the published and finished rounds of ``tournament`` (round
+    order), as :class:`MatchView` with the first-player holder of the next game."""
+    ids = player_entry_ids(user, tournament)
+    if not ids:
+        return []
+    names = selectors.names_by_entry(tournament)
+    matches = (
+        Match.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .filter(Q(entry_a_id__in=ids) | Q(entry_b_id__in=ids))
+        .select_related("round")
+        .prefetch_related("games")
+        .order_by("round__number", "table")
+    )
+    views = []
+    for m in matches:
+        m.round.tournament = tournament
+        games = selectors.match_games(m)
+        views.append(
+            MatchView(
+                match=m,
+                a_name=names.get(m.entry_a_id, ""),
+                b_name=names.get(m.entry_b_id, "") if m.entry_b_id else "",
+                games=games,
+                score=selectors.match_score(m, games),
+                right=next_right_view(m, games, tournament.first_player_policy),
+            )
+        )
+    return views
 
 
 # --- standings ----------------------------------------------------------------------------

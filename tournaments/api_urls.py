@@ -17,6 +17,7 @@ urlpatterns = [
     path(T + "start/", api.TournamentStartApi.as_view(), name="tournaments-start"),
     path(T + "finish/", api.TournamentFinishApi.as_view(), name="tournaments-finish"),
     path(T + "entries/", api.EntryListCreateApi.as_view(), name="tournaments-entries"),
+    path(T + "register/", api.SelfRegisterApi.as_view(), name="tournaments-register"),
     path(
         T + "entries/<int:entry_id>/decks/",
         api.EntryDeckSubmitApi.as_view(),
@@ -73,6 +74,35 @@ urlpatterns = [
         api.MatchGameRecordApi.as_view(),
         name="tournaments-match-games",
     ),
+    path(
+        T + "matches/<int:match_id>/reports/",
+        api.MatchReportListCreateApi.as_view(),
+        name="tournaments-match-reports",
+    ),
+    path(
+        T + "reports/<int:report_id>/confirm/",
+        api.ReportConfirmApi.as_view(),
+        name="tournaments-report-confirm",
+    ),
+    path(T + "disputes/", api.DisputeListApi.as_view(), name="tournaments-disputes"),
+    path(
+        T + "rounds/<int:number>/deck-checks/",
+        api.RoundDeckCheckListAddApi.as_view(),
+        name="tournaments-round-deck-checks",
+    ),
+    path(
+        T + "rounds/<int:number>/deck-checks/pick/",
+        api.RoundDeckCheckPickApi.as_view(),
+        name="tournaments-round-deck-checks-pick",
+    ),
+    path(
+        T + "deck-checks/<int:check_id>/record/",
+        api.DeckCheckRecordApi.as_view(),
+        name="tournaments-deck-check-record",
+    ),
+    path(T + "staff/", api.StaffListCreateApi.as_view(), name="tournaments-staff"),
+    path(T + "staff/<int:user_id>/", api.StaffRemoveApi.as_view(), name="tournaments-staff-remove"),
+    path(T + "me/", api.MeApi.as_view(), name="tournaments-me"),
     path(T + "standings/", api.StandingsApi.as_view(), name="tournaments-standings"),
     path(T + "standings.csv", api.StandingsCsvApi.as_view(), name="tournaments-standings-csv"),
     path(T + "export/", api.TournamentExportApi.as_view(), name="tournaments-export"),

@@ -17,12 +17,13 @@ Roles, per tournament:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 
-from tournaments.models import Entry, EntryMember, StaffRole, Tournament
+from tournaments.models import Entry, EntryMember, Match, Player, StaffRole, Tournament
 
 
 def _authenticated(user: Any) -> bool:
@@ -121,3 +122,73 @@ def require_judge(user: Any, tournament: Tournament) -> None:
     require_authenticated(user)
     if not can_judge(user, tournament):
         raise PermissionDenied(_("Only the judges of this tournament may do this."))
+
+
+# --- additions for the API (issue 4 §2) ----------------------------------------------------
+
+
+def deck_lists_visible(user: Any, tournament: Tournament) -> Callable[[int], bool]:
+    """A predicate over entry ids of ``tournament``: may ``user`` see that entry's deck lists?
+    The same rule as :func:`can_view_deck_lists_of`, with its queries done once for a list."""
+    if can_judge(user, tournament):
+        return lambda entry_id: True
+    own = player_entry_ids(user, tournament)
+    if tournament.decklists_published and own:
+        return lambda entry_id: True
+    return lambda entry_id: entry_id in own
+
+
+def match_entry_ids_of_player(user: Any, match: Match) -> set[int]:
+    """The entries of ``match`` (one at most) in which ``user`` plays."""
+    if not _authenticated(user):
+        return set()
+    ids = {match.entry_a_id, match.entry_b_id} - {None}
+    return set(
+        EntryMember.objects.filter(entry_id__in=ids, player__user_id=user.pk)
+        .values_list("entry_id", flat=True)
+        .distinct()
+    )
+
+
+def require_owner(user: Any, tournament: Tournament) -> None:
+    """``NotAuthenticated`` for anonymous users, ``PermissionDenied`` for anyone but the owner
+    (appointing and removing staff)."""
+    require_authenticated(user)
+    if not can_appoint_staff(user, tournament):
+        raise PermissionDenied(_("Only the owner of this tournament may do this."))
+
+
+def require_deck_submitter(user: Any, entry: Entry, player: Player | None = None) -> None:
+    """Organisers submit any member's list; a player only their own (``player`` is the member
+    whose list changes; ``None``: the check before the member is resolved)."""
+    require_authenticated(user)
+    if can_manage(user, entry.tournament):
+        return
+    if not is_player_of_entry(user, entry) or (player is not None and player.user_id != user.pk):
+        raise PermissionDenied(_("You may change only your own deck list."))
+
+
+def require_player_of_match(user: Any, match: Match) -> int:
+    """The id of ``user``'s entry in ``match``; ``PermissionDenied`` when they do not play in
+    it (only the players report their own results)."""
+    require_authenticated(user)
+    ids = match_entry_ids_of_player(user, match)
+    if not ids:
+        raise PermissionDenied(_("You can report only the results of your own matches."))
+    return min(ids)
+
+
+def require_judge_or_player_of_match(user: Any, match: Match) -> None:
+    """Judges of the event, and the two sides of ``match`` (its result reports)."""
+    require_authenticated(user)
+    if can_judge(user, match.round.tournament) or match_entry_ids_of_player(user, match):
+        return
+    raise PermissionDenied(_("Only the judges and the players of this match may see this."))
+
+
+def require_deck_list_viewer(user: Any, entry: Entry) -> None:
+    """``PermissionDenied`` unless :func:`can_view_deck_lists_of` (``NotAuthenticated`` for
+    anonymous users)."""
+    require_authenticated(user)
+    if not can_view_deck_lists_of(user, entry):
+        raise PermissionDenied(_("The deck lists of other players are not published yet."))

@@ -4,10 +4,13 @@ input serializers only check shapes; the services decide everything else.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Round, Tournament
+from tournaments.models import DeckCheck, Round, StaffRole, Tournament
 
 # --- errors -------------------------------------------------------------------------------
 
@@ -98,10 +101,22 @@ class DeckSummaryOutputSerializer(serializers.Serializer):
 
 
 class MemberOutputSerializer(serializers.Serializer):
+    """A seat of an entry. ``deck.rule_card`` is empty when the caller may not see that list
+    (issue 4 §1: other players' lists stay hidden until the organiser publishes them)."""
+
     seat = serializers.CharField()
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player_name")
-    deck = DeckSummaryOutputSerializer(allow_null=True)
+    deck = serializers.SerializerMethodField()
+
+    @extend_schema_field(DeckSummaryOutputSerializer(allow_null=True))
+    def get_deck(self, obj: Any) -> dict[str, Any] | None:
+        if obj.deck is None:
+            return None
+        data = dict(DeckSummaryOutputSerializer(obj.deck).data)
+        if not getattr(obj, "deck_visible", True):
+            data["rule_card"] = ""
+        return data
 
 
 class EntryOutputSerializer(serializers.Serializer):
@@ -164,6 +179,31 @@ class EntryStateOutputSerializer(serializers.Serializer):
     registered_round = serializers.IntegerField()
     dropped_after_round = serializers.IntegerField(allow_null=True)
     override_reason = serializers.CharField(source="pairing_override_reason")
+
+
+class SelfRegisterInputSerializer(serializers.Serializer):
+    """A signed-in player registers themselves; a pair event names the partner's username."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    partner = serializers.CharField(
+        max_length=150, required=False, help_text=_("Username of the partner (pair events).")
+    )
+
+
+# --- staff --------------------------------------------------------------------------------
+
+
+class StaffAppointInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=StaffRole.Role.choices)
+
+
+class StaffOutputSerializer(serializers.Serializer):
+    user = serializers.IntegerField(source="user_id")
+    username = serializers.CharField(source="user.get_username")
+    role = serializers.ChoiceField(choices=StaffRole.Role.choices)
+    role_label = serializers.CharField(source="get_role_display")
+    appointed_at = serializers.DateTimeField()
 
 
 # --- rounds and matches -------------------------------------------------------------------
@@ -295,6 +335,109 @@ class GameRecordInputSerializer(serializers.Serializer):
 class GameRecordOutputSerializer(serializers.Serializer):
     game = GameOutputSerializer()
     match = MatchOutputSerializer()
+
+
+# --- result reports -----------------------------------------------------------------------
+
+
+class ReportGameSerializer(serializers.Serializer):
+    """One reported game: ``winner`` entry id (null = draw), ``first`` entry id, ``waived``."""
+
+    number = serializers.IntegerField(min_value=1, max_value=9)
+    winner = serializers.IntegerField(allow_null=True, help_text=_("Entry id; null for a draw."))
+    first = serializers.IntegerField(help_text=_("Entry id of the entry that went first."))
+    waived = serializers.BooleanField(
+        default=False, help_text=_("The right holder let the opponent go first.")
+    )
+
+
+class ReportSubmitInputSerializer(serializers.Serializer):
+    games = ReportGameSerializer(many=True, min_length=1, max_length=9)
+
+
+class ReportOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.IntegerField(source="match_id")
+    entry = serializers.IntegerField(source="entry_id")
+    reported_by = serializers.CharField(
+        source="reported_by.get_username", allow_null=True, default=None
+    )
+    games = ReportGameSerializer(many=True)
+    status = serializers.CharField(
+        help_text=_("pending, accepted, disputed or superseded (see status_label).")
+    )
+    status_label = serializers.CharField(source="get_status_display")
+    created_at = serializers.DateTimeField()
+    resolved_by = serializers.CharField(
+        source="resolved_by.get_username", allow_null=True, default=None
+    )
+    resolved_at = serializers.DateTimeField(allow_null=True)
+
+
+class DisputeOutputSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match.pk")
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(source="match.table")
+    entry_a = serializers.IntegerField(source="match.entry_a_id")
+    entry_b = serializers.IntegerField(source="match.entry_b_id", allow_null=True)
+    a_name = serializers.CharField()
+    b_name = serializers.CharField()
+    reports = ReportOutputSerializer(many=True)
+
+
+# --- deck checks --------------------------------------------------------------------------
+
+
+class DeckCheckPickInputSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text=_("Selection seed (random when omitted); ignored once the round is picked."),
+    )
+
+
+class DeckCheckAddInputSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text=_("Entry id to check."))
+
+
+class DeckCheckRecordInputSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(
+        choices=[DeckCheck.Outcome.OK, DeckCheck.Outcome.PROBLEM],
+        help_text=_("ok: the deck matches its list; problem: it does not."),
+    )
+    penalty = serializers.ChoiceField(choices=DeckCheck.Penalty.choices, default="none")
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=4000, default="")
+
+
+class DeckCheckOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(source="round.number")
+    entry = serializers.IntegerField(source="entry_id")
+    entry_name = serializers.CharField(source="entry.name")
+    random_pick = serializers.BooleanField()
+    seed = serializers.IntegerField(allow_null=True)
+    outcome = serializers.ChoiceField(choices=DeckCheck.Outcome.choices)
+    penalty = serializers.ChoiceField(choices=DeckCheck.Penalty.choices)
+    notes = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    checked_by = serializers.CharField(
+        source="checked_by.get_username", allow_null=True, default=None
+    )
+    checked_at = serializers.DateTimeField(allow_null=True)
+
+
+# --- the caller's view of an event ----------------------------------------------------------
+
+
+class MeOutputSerializer(serializers.Serializer):
+    """The caller's roles in the event, their entries and their matches."""
+
+    roles = serializers.ListField(
+        child=serializers.ChoiceField(choices=["owner", "organiser", "judge", "player"])
+    )
+    entries = serializers.ListField(child=serializers.IntegerField())
+    matches = MatchOutputSerializer(many=True)
 
 
 # --- standings ----------------------------------------------------------------------------

@@ -371,8 +371,8 @@ def test_hkk_first_player_rights_are_enforced():
     services.game_record(match=m, number=1, winner_entry=a, first_entry=a, waived=True)
     nxt = services.match_next_right(match=m)
     assert nxt.holder == a and nxt.seat == "A"
-    with translation.override("en"):
-        assert nxt.text == "game 2: player 2 (A) per rule"
+    with translation.override("en"):  # the explanation is rendered in the active language
+        assert services.match_next_right(match=m).text == "game 2: player 2 (A) per rule"
     with pytest.raises(ValidationFailed) as exc:
         services.game_record(match=m, number=2, winner_entry=a, first_entry=b)
     assert exc.value.code == "first_player_mismatch"

@@ -7,9 +7,17 @@ each with a stable ``code``, a translated ``message`` and ``params``).
 
 Modules: ``registration`` (tournament, entries, deck lists, start/finish), ``rounds`` (Swiss
 pairing, swaps, publish, finish), ``results`` (die rolls, games, corrections, first-player
-right), ``standings`` (standings, snapshot, export, CSV).
+right), ``standings`` (standings, snapshot, export, CSV), ``staff`` (co-organisers, judges,
+self-registration), ``reports`` (players' result reports and disputes), ``deck_checks``
+(random and chosen deck checks per round).
 """
 
+from tournaments.services.deck_checks import (
+    deck_check_add,
+    deck_check_count,
+    deck_check_record,
+    deck_checks_pick,
+)
 from tournaments.services.registration import (
     PAIR_RULE_CARD_MISMATCH,
     deck_submit,
@@ -25,6 +33,11 @@ from tournaments.services.registration import (
     tournament_open_registration,
     tournament_set_planned_rounds,
     tournament_start,
+)
+from tournaments.services.reports import (
+    match_disputes,
+    result_report_confirm,
+    result_report_submit,
 )
 from tournaments.services.results import (
     NextRight,
@@ -42,6 +55,12 @@ from tournaments.services.rounds import (
     round_relaxations,
     round_swap_pairings,
 )
+from tournaments.services.staff import (
+    entry_self_register,
+    player_for_user,
+    staff_appoint,
+    staff_remove,
+)
 from tournaments.services.standings import (
     pairings_csv,
     standings_compute,
@@ -52,8 +71,12 @@ from tournaments.services.standings import (
 )
 
 __all__ = [
-    "PAIR_RULE_CARD_MISMATCH",
     "NextRight",
+    "PAIR_RULE_CARD_MISMATCH",
+    "deck_check_add",
+    "deck_check_count",
+    "deck_check_record",
+    "deck_checks_pick",
     "deck_submit",
     "entry_drop",
     "entry_has_legal_lists",
@@ -62,18 +85,25 @@ __all__ = [
     "entry_register_late",
     "entry_register_pair",
     "entry_register_player",
+    "entry_self_register",
     "game_record",
+    "match_disputes",
     "match_next_right",
     "match_set_die_roll",
     "match_set_game3_roll",
     "pairing_candidates",
     "pairings_csv",
+    "player_for_user",
+    "result_report_confirm",
+    "result_report_submit",
     "round_finish",
     "round_pair_next",
     "round_pair_next_async",
     "round_publish",
     "round_relaxations",
     "round_swap_pairings",
+    "staff_appoint",
+    "staff_remove",
     "standings_compute",
     "standings_csv",
     "standings_refresh",

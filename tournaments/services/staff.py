@@ -1,0 +1,164 @@
+"""Per-tournament staff (co-organisers, judges) and players' self-registration (issue 4 §1).
+
+Callers check the role first (``tournaments.permissions``: only the owner appoints or removes
+staff; any signed-in user may register themselves). These services check the state and the
+data, lock the tournament row like every other tournament write, and raise the typed errors
+of ``tournaments.errors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.errors import Conflict, InvalidState, NotFound, ValidationFailed
+from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
+from tournaments.services._common import lock_tournament
+from tournaments.services.registration import _add_entry, _next_round_number, _require_kind
+
+S = Tournament.Status
+
+
+def _require_user(user: Any, field: str) -> None:
+    if user is None or not getattr(user, "is_authenticated", False) or not user.pk:
+        raise ValidationFailed(
+            "user_required", _("A registered user account is needed."), {"field": field}
+        )
+
+
+@transaction.atomic
+def staff_appoint(*, tournament: Tournament, user: Any, role: str, by: Any = None) -> StaffRole:
+    """Make ``user`` a co-organiser (``role="organiser"``) or judge (``"judge"``) of
+    ``tournament``; an existing appointment of the user changes to ``role``.
+
+    The owner already has every power and cannot be appointed. ``by`` is recorded as
+    ``appointed_by`` (the caller checks it is the owner: ``permissions.can_appoint_staff``).
+
+    Raises:
+        ValidationFailed: ``invalid_role``, ``user_required``, ``owner_is_organiser``.
+    """
+    tournament = lock_tournament(tournament)
+    if role not in StaffRole.Role.values:
+        raise ValidationFailed(
+            "invalid_role",
+            _("Unknown role: %(role)s.") % {"role": role},
+            {"role": role, "allowed": list(StaffRole.Role.values)},
+        )
+    _require_user(user, "user")
+    if tournament.owner_id == user.pk:
+        raise ValidationFailed(
+            "owner_is_organiser",
+            _("The owner already organises this tournament."),
+            {"user": user.pk},
+        )
+    staff, created = StaffRole.objects.select_for_update().get_or_create(
+        tournament=tournament, user=user, defaults={"role": role, "appointed_by": by}
+    )
+    if not created and staff.role != role:
+        staff.role = role
+        staff.appointed_by = by
+        staff.save(update_fields=["role", "appointed_by"])
+    return staff
+
+
+@transaction.atomic
+def staff_remove(*, tournament: Tournament, user: Any, by: Any = None) -> None:
+    """Remove ``user``'s co-organiser or judge role in ``tournament`` (``by``: the owner, checked
+    by the caller).
+
+    Raises ``NotFound("staff_not_found")`` when the user has no role there.
+    """
+    tournament = lock_tournament(tournament)
+    deleted, _rows = StaffRole.objects.filter(
+        tournament=tournament, user_id=getattr(user, "pk", user)
+    ).delete()
+    if not deleted:
+        raise NotFound(
+            "staff_not_found",
+            _("That user is not on the staff of this tournament."),
+            {"user": getattr(user, "pk", user)},
+        )
+
+
+def _display_name(user: Any) -> str:
+    full = (user.get_full_name() or "").strip() if hasattr(user, "get_full_name") else ""
+    return full or user.get_username()
+
+
+def player_for_user(user: Any) -> Player:
+    """The user's :class:`Player` (the oldest linked one), created with the user's full name
+    (or username) and e-mail when there is none. Needs an open transaction."""
+    player = Player.objects.filter(user=user).order_by("id").first()
+    if player is None:
+        player = Player.objects.create(
+            display_name=_display_name(user), user=user, email=getattr(user, "email", "") or ""
+        )
+    return player
+
+
+@transaction.atomic
+def entry_self_register(
+    *, tournament: Tournament, user: Any, partner: Any = None, name: str = ""
+) -> Entry:
+    """A signed-in player registers themselves (issue 4 §1: "registers while registration is
+    open").
+
+    While the tournament is in ``registration`` the entry plays from round 1; while it is
+    ``running`` the late-entry rules apply (the next round must not be after
+    ``late_entry_cutoff_round``, else ``late_entry_closed``). The user's :class:`Player` is
+    linked (created when missing, named after the user's full name or username). A pair event
+    needs ``partner``, another ``User`` (seat B; the caller sits in seat A); ``name`` defaults
+    to the player's name, or "A & B" for a team.
+
+    Raises:
+        InvalidState: ``registration_closed`` (draft or finished), ``late_entry_closed``.
+        ValidationFailed: ``user_required``, ``wrong_entry_kind`` (a partner in a single-player
+            event), ``pair_needs_two_players`` (no partner, or the partner is the user).
+        Conflict: ``already_registered`` (the user or the partner is in an entry already).
+    """
+    tournament = lock_tournament(tournament)
+    _require_user(user, "user")
+    if tournament.status == S.REGISTRATION:
+        registered_round = 1
+    elif tournament.status == S.RUNNING:
+        registered_round = _next_round_number(tournament)
+        cutoff = tournament.late_entry_cutoff_round
+        if cutoff is None or registered_round > cutoff:
+            raise InvalidState(
+                "late_entry_closed",
+                _("Late entries are closed (the cut-off round has passed)."),
+                {"next_round": registered_round, "cutoff": cutoff},
+            )
+    else:
+        raise InvalidState(
+            "registration_closed",
+            _("Registration for this tournament is not open."),
+            {"status": tournament.status},
+        )
+    if tournament.is_pair:
+        if partner is None or getattr(partner, "pk", None) == user.pk:
+            raise ValidationFailed(
+                "pair_needs_two_players",
+                _("A pair team has exactly two players, in seats A and B."),
+                {"field": "partner"},
+            )
+        _require_user(partner, "partner")
+    elif partner is not None:
+        _require_kind(tournament, Tournament.Kind.PAIR)
+    players = [player_for_user(user)]
+    if partner is not None:
+        players.append(player_for_user(partner))
+    taken = EntryMember.objects.filter(tournament=tournament, player__in=players)
+    if taken.exists():
+        mine = taken.filter(player=players[0]).exists()
+        raise Conflict(
+            "already_registered",
+            _("You are already registered for this tournament.")
+            if mine
+            else _("Your partner is already registered for this tournament."),
+            {"players": sorted(taken.values_list("player_id", flat=True))},
+        )
+    entry_name = (name or "").strip() or " & ".join(p.display_name for p in players)
+    return _add_entry(tournament, entry_name, players, registered_round)
