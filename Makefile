@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine (Python 3.11 and make):
 #   make run   - virtualenv, install, translations, migrate, load the card catalogue, serve :8000
-#   make test  - virtualenv, install with test tools, translations, run the whole test suite
+#   make test  - virtualenv, install with test tools, translations, Chromium for the browser test,
+#                run the whole test suite
 # DATABASE_URL / CELERY_BROKER_URL switch to PostgreSQL and a real broker (see README).
 PYTHON ?= python3
 VENV   := .venv
@@ -8,7 +9,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1:8000
 PYTEST_ARGS ?=
 
-.PHONY: run test install install-dev translations migrate catalogue lint bench clean
+.PHONY: run test install install-dev translations migrate catalogue lint bench clean browser-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +38,21 @@ catalogue: migrate
 run: catalogue
 	$(BIN)/python manage.py runserver $(HOST)
 
-test: install-dev
+# Debian's Chromium for the Playwright browser test (no `playwright install` download); needs root.
+browser-deps:
+	@if [ -x /usr/bin/chromium ]; then :; else \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	fi
+
+test: install-dev browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Developer tool (needs GNU gettext; install/CI never run it): re-extract every msgid into
+# locale/hu/LC_MESSAGES/django.po, keeping existing translations. Translate the new entries,
+# then `make translations` compiles them with polib.
+.PHONY: messages
+messages: | $(BIN)/python
+	$(BIN)/python manage.py makemessages -l hu --ignore=.venv --ignore=var --no-obsolete
 
 lint: install-dev
 	$(BIN)/ruff check .

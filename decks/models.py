@@ -17,6 +17,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from decks.domain.normalize import normalize_name
 from decks.domain.types import CardKind, SideboardMode
@@ -29,8 +30,8 @@ class Game(models.Model):
     name = models.CharField(_("name"), max_length=100)
 
     class Meta:
-        verbose_name = _("game")
-        verbose_name_plural = _("games")
+        verbose_name = pgettext_lazy("card game", "game")
+        verbose_name_plural = pgettext_lazy("card game", "games")
         ordering = ["slug"]
 
     def __str__(self) -> str:
@@ -42,7 +43,10 @@ class Edition(models.Model):
     WoW series name)."""
 
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="editions", verbose_name=_("game")
+        Game,
+        on_delete=models.CASCADE,
+        related_name="editions",
+        verbose_name=pgettext_lazy("card game", "game"),
     )
     code = models.CharField(_("code"), max_length=100)
     name = models.CharField(_("name"), max_length=200, blank=True)
@@ -87,7 +91,10 @@ class Card(models.Model):
     """
 
     game = models.ForeignKey(
-        Game, on_delete=models.PROTECT, related_name="cards", verbose_name=_("game")
+        Game,
+        on_delete=models.PROTECT,
+        related_name="cards",
+        verbose_name=pgettext_lazy("card game", "game"),
     )
     external_id = models.CharField(_("external id"), max_length=64)
     name = models.CharField(_("printed name"), max_length=200)
@@ -187,7 +194,10 @@ class BanList(models.Model):
 
     slug = models.SlugField(_("slug"), max_length=64, unique=True)
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="ban_lists", verbose_name=_("game")
+        Game,
+        on_delete=models.CASCADE,
+        related_name="ban_lists",
+        verbose_name=pgettext_lazy("card game", "game"),
     )
     name = models.CharField(_("name"), max_length=200)
     source = models.TextField(_("source"), blank=True)
@@ -267,7 +277,10 @@ class Format(models.Model):
 
     slug = models.SlugField(_("slug"), max_length=64, unique=True)
     game = models.ForeignKey(
-        Game, on_delete=models.PROTECT, related_name="formats", verbose_name=_("game")
+        Game,
+        on_delete=models.PROTECT,
+        related_name="formats",
+        verbose_name=pgettext_lazy("card game", "game"),
     )
     name = models.CharField(_("name"), max_length=200)
     description = models.TextField(_("description"), blank=True)

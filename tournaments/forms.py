@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Tournament
+from tournaments.domain.first_player import POLICIES
+from tournaments.domain.standings import TIEBREAKERS
+from tournaments.models import DeckCheck, StaffRole, Tournament
 
 
 class TournamentCreateForm(forms.Form):
@@ -34,9 +36,218 @@ class TournamentCreateForm(forms.Form):
         help_text=_("Empty: suggested from the number of entries at the start."),
     )
 
+    tiebreaker_1 = forms.ChoiceField(label=_("1st tiebreaker"), required=False)
+    tiebreaker_2 = forms.ChoiceField(label=_("2nd tiebreaker"), required=False)
+    tiebreaker_3 = forms.ChoiceField(label=_("3rd tiebreaker"), required=False)
+    tiebreaker_4 = forms.ChoiceField(
+        label=_("4th tiebreaker"),
+        required=False,
+        help_text=_("Applied in this order after match points. All empty: the format's default."),
+    )
+    first_player_policy = forms.ChoiceField(label=_("First-player policy"), required=False)
+    is_public = forms.BooleanField(
+        label=_("Public: anyone may see the published pairings and standings"),
+        required=False,
+        initial=True,
+    )
+    decklists_published = forms.BooleanField(
+        label=_("Publish the deck lists to the players"), required=False
+    )
+    deck_check_percent = forms.IntegerField(
+        label=_("Deck checks per round (%)"),
+        min_value=0,
+        max_value=100,
+        initial=10,
+        required=False,
+        help_text=_("Share of the entries picked at random for a deck check; empty: 10."),
+    )
+
     def __init__(self, *args, format_choices: Sequence[tuple[str, str]] = (), **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["format"].choices = list(format_choices)
+        tiebreakers = [("", _("(none)"))] + tiebreaker_choices()
+        for i in range(1, 5):
+            self.fields[f"tiebreaker_{i}"].choices = tiebreakers
+        self.fields["first_player_policy"].choices = [
+            ("", _("The format's default"))
+        ] + policy_choices()
+
+    def clean(self):
+        cleaned = super().clean()
+        codes = [cleaned.get(f"tiebreaker_{i}") for i in range(1, 5)]
+        codes = [c for c in codes if c]
+        if len(set(codes)) != len(codes):
+            self.add_error("tiebreaker_1", _("Each tiebreaker may be chosen only once."))
+        cleaned["tiebreakers"] = codes or None
+        return cleaned
+
+
+def tiebreaker_choices() -> list[tuple[str, str]]:
+    """The registered tiebreakers with translated names."""
+    labels = {
+        "buchholz": _("Buchholz (sum of the opponents' match points)"),
+        "median_buchholz": _("Median Buchholz"),
+        "omw": _("Opponents' match-win %"),
+        "gw": _("Game-win %"),
+        "ogw": _("Opponents' game-win %"),
+        "game_points": _("Game points"),
+        "head_to_head": _("Head-to-head"),
+    }
+    return [(code, labels.get(code, code)) for code in TIEBREAKERS]
+
+
+def policy_choices() -> list[tuple[str, str]]:
+    """The registered first-player policies with translated names."""
+    labels = {
+        "hkk": _("HKK: die roll for game 1, then player 2, then player 1"),
+        "loser_chooses": _("The loser of the previous game chooses"),
+    }
+    return [(code, labels.get(code, code)) for code in POLICIES]
+
+
+class TournamentOptionsForm(forms.Form):
+    """Options the organiser may change at any time."""
+
+    is_public = forms.BooleanField(
+        label=_("Public: anyone may see the published pairings and standings"), required=False
+    )
+    decklists_published = forms.BooleanField(
+        label=_("Publish the deck lists to the players"), required=False
+    )
+    deck_check_percent = forms.IntegerField(
+        label=_("Deck checks per round (%)"), min_value=0, max_value=100
+    )
+
+
+class StaffAppointForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=StaffRole.Role.choices)
+
+
+class StaffRemoveForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+
+class SelfRegisterForm(forms.Form):
+    """A signed-in player enters an event; pair events name the partner's username."""
+
+    partner = forms.CharField(
+        label=_("Partner's username"),
+        max_length=150,
+        required=False,
+        help_text=_("Pair events only: your partner needs an account too."),
+    )
+    name = forms.CharField(
+        label=_("Team name"), max_length=200, required=False, help_text=_("Pair events only.")
+    )
+
+
+class OwnDeckForm(forms.Form):
+    text = forms.CharField(
+        label=_("Deck list"),
+        strip=False,
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false", "autocomplete": "off"}),
+        help_text=_("One card per line with the number of copies first (paste the list)."),
+    )
+
+
+class ResultReportForm(forms.Form):
+    """A player's report of their own match: per game the winner, who went first, and whether
+    the holder of the right waived it. Games left empty were not played."""
+
+    def __init__(
+        self, *args, games: int, mine: tuple[int, str], theirs: tuple[int, str], **kwargs
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.games = games
+        self.mine, self.theirs = mine, theirs
+        for n in range(1, games + 1):
+            self.fields[f"g{n}_result"] = forms.ChoiceField(
+                label=_("Game %(game)s: result") % {"game": n},
+                required=False,
+                choices=[
+                    ("", _("not played")),
+                    ("mine", _("I won")),
+                    ("theirs", _("%(name)s won") % {"name": theirs[1]}),
+                    ("draw", _("Draw")),
+                ],
+            )
+            self.fields[f"g{n}_first"] = forms.ChoiceField(
+                label=_("Game %(game)s: went first") % {"game": n},
+                required=False,
+                choices=[("", "–"), ("mine", _("I did")), ("theirs", theirs[1])],
+            )
+            self.fields[f"g{n}_waived"] = forms.BooleanField(
+                label=_("Game %(game)s: the right to go first was waived") % {"game": n},
+                required=False,
+            )
+
+    def rows(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [
+            (self[f"g{n}_result"], self[f"g{n}_first"], self[f"g{n}_waived"])
+            for n in range(1, self.games + 1)
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        ids = {"mine": self.mine[0], "theirs": self.theirs[0]}
+        games = []
+        ended = False
+        for n in range(1, self.games + 1):
+            result = cleaned.get(f"g{n}_result")
+            first = cleaned.get(f"g{n}_first")
+            if not result:
+                ended = True
+                continue
+            if ended:
+                self.add_error(f"g{n}_result", _("Report the games in order, without gaps."))
+                continue
+            if not first:
+                self.add_error(f"g{n}_first", _("Tell who went first."))
+                continue
+            games.append(
+                {
+                    "number": n,
+                    "winner": None if result == "draw" else ids[result],
+                    "first": ids[first],
+                    "waived": bool(cleaned.get(f"g{n}_waived")),
+                }
+            )
+        if not games and not self.errors:
+            raise forms.ValidationError(_("Report at least one game."))
+        cleaned["games"] = games
+        return cleaned
+
+
+class QuickGameForm(forms.Form):
+    """The judge's one-tap game entry: the result button pressed and the waive toggle; who went
+    first follows from the right holder shown on the screen."""
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=9)
+    result = forms.ChoiceField(
+        label=_("Result"), choices=[("a", "A"), ("b", "B"), ("draw", _("Draw"))]
+    )
+    waived = forms.BooleanField(label=_("Waived: the other player went first"), required=False)
+
+
+class DeckCheckAddForm(forms.Form):
+    entry = forms.TypedChoiceField(label=_("Entry"), coerce=int)
+
+    def __init__(self, *args, entries: Sequence[tuple[int, str]] = (), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = list(entries)
+
+
+class DeckCheckRecordForm(forms.Form):
+    outcome = forms.ChoiceField(label=_("Outcome"), choices=DeckCheck.Outcome.choices)
+    penalty = forms.ChoiceField(label=_("Penalty"), choices=DeckCheck.Penalty.choices)
+    notes = forms.CharField(
+        label=_("Notes"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
 
 
 class EntryAddForm(forms.Form):

@@ -1,9 +1,14 @@
-"""Server-rendered tournament pages (issue 3 §6): list, detail, pairings by table and by name,
-standings, result entry by table, and the organiser's forms.
+"""Server-rendered tournament pages (issue 3 §6, issue 4 §3): list, detail, pairings by table
+and by name, standings, the judges' result entry by table, and the organiser's forms. The
+other pages live beside this module: ``views_organiser`` (dashboard, staff, PDFs),
+``views_player`` (my events, registration, my deck list, my pairing and report),
+``views_judge`` (judge home, disputes, deck checks) and ``views_public`` (the live page).
 
 Thin: forms check the input, one service call does the work, service errors are shown as
-messages, and every POST redirects (POST-redirect-GET). Reads are public (draft tournaments and
-draft rounds only for the owner); changes need the logged-in owner (403 otherwise).
+messages, and every POST redirects (POST-redirect-GET). Roles are checked on the tournament
+with ``tournaments.permissions`` (``views_common``): reads need ``can_view_tournament`` (404
+otherwise; drafts and draft rounds for organisers only), organiser actions ``can_manage``
+(403), result entry ``can_judge`` (403); anonymous users are sent to the login page.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -30,47 +35,39 @@ from tournaments.forms import (
     DieRollForm,
     EntryAddForm,
     GameForm,
+    QuickGameForm,
     ReasonForm,
     SwapForm,
     TournamentCreateForm,
+    TournamentOptionsForm,
 )
 from tournaments.game_setup import match_game_start
 from tournaments.models import Round, Tournament
-from tournaments.permissions import can_manage
+from tournaments.permissions import can_appoint_staff, can_judge, can_manage, player_entry_ids
+from tournaments.views_common import (
+    judged_tournament,
+    managed_tournament,
+    match_at,
+    run,
+    visible_round,
+    visible_tournament,
+)
+from tournaments.views_selectors import own_membership
 
 
 def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
-    try:
-        return api_selectors.tournament_get_visible(tournament_id=tournament_id, user=request.user)
-    except NotFound as exc:
-        raise Http404(str(exc.message)) from None
+    return visible_tournament(request, tournament_id)
 
 
 def _owned(request: HttpRequest, tournament_id: int) -> Tournament:
-    tournament = _visible(request, tournament_id)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("Only the organiser of this tournament may change it."))
-    return tournament
+    return managed_tournament(request, tournament_id)
 
 
 def _round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
-    try:
-        return api_selectors.round_get_visible(
-            tournament=tournament, number=number, user=request.user
-        )
-    except NotFound as exc:
-        raise Http404(str(exc.message)) from None
+    return visible_round(request, tournament, number)
 
 
-def _run(request: HttpRequest, call: Callable[[], Any], success: str) -> Any:
-    """Run one service call; show ``success`` or the service's translated error."""
-    try:
-        result = call()
-    except ServiceError as exc:
-        messages.error(request, str(exc.message))
-        return None
-    messages.success(request, success)
-    return result
+_run = run
 
 
 def _detail_url(tournament: Tournament) -> str:
@@ -101,15 +98,26 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            tournament = services.tournament_create(
-                owner=request.user,
-                name=data["name"],
-                format_slug=data["format"],
-                kind=data["kind"],
-                games_per_match=data["games_per_match"],
-                stop_at_two_wins=data["stop_at_two_wins"],
-                planned_rounds=data["planned_rounds"],
-            )
+            with transaction.atomic():
+                tournament = services.tournament_create(
+                    owner=request.user,
+                    name=data["name"],
+                    format_slug=data["format"],
+                    kind=data["kind"],
+                    games_per_match=data["games_per_match"],
+                    stop_at_two_wins=data["stop_at_two_wins"],
+                    planned_rounds=data["planned_rounds"],
+                    tiebreakers=data["tiebreakers"],
+                    first_player_policy=data["first_player_policy"] or None,
+                )
+                tournament = services.tournament_set_options(
+                    tournament=tournament,
+                    is_public=data["is_public"],
+                    decklists_published=data["decklists_published"],
+                    deck_check_percent=(
+                        10 if data["deck_check_percent"] is None else data["deck_check_percent"]
+                    ),
+                )
         except ServiceError as exc:
             form.add_error(None, str(exc.message))
         else:
@@ -122,12 +130,27 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request, tournament_id)
     manage = can_manage(request.user, tournament)
     rounds = api_selectors.rounds_visible(tournament=tournament, user=request.user)
+    user = request.user
+    membership = own_membership(tournament=tournament, user=user)
     context = {
         "tournament": tournament,
-        "entries": api_selectors.entry_views(tournament=tournament),
+        "entries": api_selectors.entry_views(tournament=tournament, user=user),
         "rounds": rounds,
         "manage": manage,
+        "judge": manage or can_judge(user, tournament),
+        "appoint": can_appoint_staff(user, tournament),
+        "membership": membership,
+        "own_entry_ids": player_entry_ids(user, tournament) if membership else set(),
         "entry_form": EntryAddForm() if manage else None,
+        "options_form": TournamentOptionsForm(
+            initial={
+                "is_public": tournament.is_public,
+                "decklists_published": tournament.decklists_published,
+                "deck_check_percent": tournament.deck_check_percent,
+            }
+        )
+        if manage
+        else None,
         "last_round": rounds[-1] if rounds else None,
     }
     return render(request, "tournaments/detail.html", context)
@@ -156,6 +179,31 @@ tournament_start = _transition(
 tournament_finish = _transition(
     services.tournament_finish, gettext_lazy("The tournament is finished.")
 )
+
+
+@login_required
+@require_POST
+def tournament_options(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Organisers change the public flag, deck list publication and the deck-check share."""
+    tournament = _owned(request, tournament_id)
+    form = TournamentOptionsForm(request.POST)
+    if not form.is_valid():
+        messages.error(
+            request, _("Check the options: the deck-check share is a number from 0–100.")
+        )
+        return redirect(_detail_url(tournament))
+    data = form.cleaned_data
+    _run(
+        request,
+        lambda: services.tournament_set_options(
+            tournament=tournament,
+            is_public=data["is_public"],
+            decklists_published=data["decklists_published"],
+            deck_check_percent=data["deck_check_percent"],
+        ),
+        _("Options saved."),
+    )
+    return redirect(_detail_url(tournament))
 
 
 @login_required
@@ -276,6 +324,7 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "round": rnd,
         "matches": api_selectors.round_match_views(round=rnd),
         "manage": manage,
+        "judge": manage or can_judge(request.user, tournament),
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
         "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
@@ -344,25 +393,32 @@ round_finish = _round_transition(services.round_finish, gettext_lazy("The round 
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_entry(request: HttpRequest, tournament_id: int, number: int, table: int) -> HttpResponse:
-    """The owner's result page for one table: die roll, then one game at a time; shows who
-    holds the right to go first in the next game and why (RULES.md §1.4)."""
-    tournament = _owned(request, tournament_id)
+    """The judges' result screen for one table, built for a phone: the holder of the right to go
+    first in the next game and why (RULES.md §1.4), a die roll when one decides, then one tap
+    per game (A won / B won / draw) with a "waived" toggle that switches who went first. The
+    full form (any first player, corrections with a reason) is below it."""
+    tournament = judged_tournament(request, tournament_id)
     rnd = _round(request, tournament, number)
-    try:
-        match = selectors.match_for_table(round=rnd, table=table)
-    except NotFound as exc:
-        raise Http404(str(exc.message)) from None
+    match = match_at(rnd, table)
     view = api_selectors.match_view(match=match)
     here = reverse("tournaments:match", args=[tournament.pk, number, table])
+    tables = list(rnd.matches.order_by("table").values_list("table", flat=True))
+    nav = {
+        "prev": max((t for t in tables if t < table), default=None),
+        "next": min((t for t in tables if t > table), default=None),
+    }
+    base = {"tournament": tournament, "round": rnd, "m": view, "nav": nav}
     if view.is_bye:
-        return render(
-            request, "tournaments/match.html", {"tournament": tournament, "round": rnd, "m": view}
-        )
+        return render(request, "tournaments/match.html", base)
     a = (match.entry_a_id, view.a_name)
     b = (match.entry_b_id, view.b_name)
     roll_form = DieRollForm(a=a, b=b, prefix="roll")
     game_form = _game_form(view, a, b)
+    quick_form = QuickGameForm(
+        prefix="quick", initial={"number": view.right.game if view.right else None}
+    )
     if request.method == "POST":
+        done = None
         if "roll-winner" in request.POST:
             roll_form = DieRollForm(request.POST, a=a, b=b, prefix="roll")
             if roll_form.is_valid():
@@ -376,8 +432,17 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
                     ),
                     _("Die roll recorded."),
                 )
-                if done is not None:
-                    return redirect(here)
+        elif "game3roll-winner" in request.POST:
+            winner = request.POST.get("game3roll-winner")
+            if winner in (str(a[0]), str(b[0])):
+                done = _run(
+                    request,
+                    lambda: services.match_set_game3_roll(match=match, winner_entry=int(winner)),
+                    _("Die roll recorded."),
+                )
+        elif "quick-result" in request.POST:
+            quick_form = QuickGameForm(request.POST, prefix="quick")
+            done = _quick_game(request, quick_form, view, match)
         else:
             game_form = GameForm(request.POST, a=a, b=b, prefix="game")
             if game_form.is_valid():
@@ -401,16 +466,55 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
                         request, _("Game %(game)s recorded.") % {"game": data["number"]}
                     )
                     return redirect(here)
+        if done is not None:
+            return redirect(here)
+    right = view.right
     context = {
-        "tournament": tournament,
-        "round": rnd,
-        "m": view,
+        **base,
         "roll_form": roll_form,
         "game_form": game_form,
-        "needs_roll": view.right is not None and view.right.needs_roll and view.right.game == 1,
+        "quick_form": quick_form,
+        "needs_roll": right is not None and right.needs_roll and right.game == 1,
+        "needs_game3_roll": right is not None and right.needs_roll and right.game != 1,
+        "holder_seat": right.seat if right is not None else None,
+        "other_name": (view.b_name if right and right.seat == "A" else view.a_name)
+        if right and right.holder
+        else "",
         "game_start": match_game_start(match),
     }
     return render(request, "tournaments/match.html", context)
+
+
+def _quick_game(
+    request: HttpRequest, form: QuickGameForm, view: api_selectors.MatchView, match: Any
+) -> Any:
+    """Record the next game from the one-tap form; ``None`` (with a message) on any error."""
+    right = view.right
+    if not form.is_valid() or right is None or right.holder is None:
+        messages.error(request, _("Nothing to record: check the table and the die roll."))
+        return None
+    data = form.cleaned_data
+    if data["number"] != right.game:
+        messages.error(
+            request,
+            _("Game %(game)s was recorded meanwhile; check the table again.")
+            % {"game": data["number"]},
+        )
+        return None
+    other = match.entry_b_id if right.holder == match.entry_a_id else match.entry_a_id
+    winner = {"a": match.entry_a_id, "b": match.entry_b_id, "draw": None}[data["result"]]
+    return _run(
+        request,
+        lambda: services.game_record(
+            match=match,
+            number=right.game,
+            winner_entry=winner,
+            first_entry=other if data["waived"] else right.holder,
+            waived=data["waived"],
+            recorded_by=request.user,
+        ),
+        _("Game %(game)s recorded.") % {"game": right.game},
+    )
 
 
 def _game_form(view: api_selectors.MatchView, a: tuple[int, str], b: tuple[int, str]) -> GameForm:
@@ -435,5 +539,6 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rows": rows,
         "tiebreaker_columns": [(c, labels.get(c, c)) for c in tournament.tiebreakers],
         "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
+        "judge": can_judge(request.user, tournament),
     }
     return render(request, "tournaments/standings.html", context)

@@ -18,6 +18,7 @@ from tournaments.services.deck_checks import (
     deck_check_record,
     deck_checks_pick,
 )
+from tournaments.services.options import tournament_set_options
 from tournaments.services.registration import (
     PAIR_RULE_CARD_MISMATCH,
     deck_submit,
@@ -112,6 +113,7 @@ __all__ = [
     "tournament_export",
     "tournament_finish",
     "tournament_open_registration",
+    "tournament_set_options",
     "tournament_set_planned_rounds",
     "tournament_start",
 ]

@@ -1,0 +1,170 @@
+"""Judge pages (issue 4 §3): the current round's tables (each links to the one-screen result
+entry ``tournaments:match``), disputed player reports with a confirm button per report, and
+the deck checks of a round (pick at random, add an entry, see its locked lists, record the
+outcome and penalty).
+
+Who may: ``can_judge`` (organisers and judges of the event); 403 for anyone else who can see
+the event, 404 when the event or a draft round is not visible; anonymous users go to login.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import api_selectors, services
+from tournaments.forms import DeckCheckAddForm, DeckCheckRecordForm
+from tournaments.views_common import judged_tournament, run, visible_round
+from tournaments.views_player import report_rows
+from tournaments.views_selectors import (
+    current_round,
+    deck_check_get,
+    deck_checks_of,
+    entry_lists,
+    report_get,
+    reports_by_match,
+    round_entries,
+)
+
+
+@login_required
+@require_GET
+def judge_home(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Tables of the current round with their score and open reports; disputed matches."""
+    tournament = judged_tournament(request, tournament_id)
+    rnd = current_round(tournament=tournament)
+    views = api_selectors.round_match_views(round=rnd) if rnd is not None else []
+    reports = reports_by_match(matches=[v.match for v in views])
+    disputes = []
+    for match in services.match_disputes(tournament=tournament):
+        names = api_selectors.match_view(match=match)
+        label = {match.entry_a_id: names.a_name, match.entry_b_id: names.b_name}
+        open_ = [
+            {"report": r, "games": report_rows(r, label), "by": label.get(r.entry_id, "")}
+            for r in match.reports.all()
+            if r.status in ("pending", "disputed")
+        ]
+        disputes.append({"match": match, "view": names, "reports": open_})
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "matches": [(v, reports.get(v.match.pk, [])) for v in views],
+        "disputes": disputes,
+        "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/judge.html", context)
+
+
+@login_required
+@require_POST
+def report_confirm(request: HttpRequest, tournament_id: int, report_id: int) -> HttpResponse:
+    """A judge accepts one player's report (``services.result_report_confirm``)."""
+    tournament = judged_tournament(request, tournament_id)
+    report = report_get(tournament=tournament, report_id=report_id)
+    if report is None:
+        raise Http404(_("No such report."))
+    run(
+        request,
+        lambda: services.result_report_confirm(report=report, by=request.user),
+        _("The report is confirmed and its games are recorded."),
+    )
+    return redirect(reverse("tournaments:judge", args=[tournament.pk]))
+
+
+def _checks_url(tournament_id: int, number: int) -> str:
+    return reverse("tournaments:deck-checks", args=[tournament_id, number])
+
+
+@login_required
+@require_GET
+def deck_checks(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = judged_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    checks = deck_checks_of(round=rnd)
+    checked = {c.entry_id for c in checks}
+    entries = [(e.pk, e.name) for e in round_entries(round=rnd) if e.pk not in checked]
+    rows = [
+        {
+            "check": c,
+            "lists": entry_lists(entry=c.entry),
+            "form": DeckCheckRecordForm(
+                prefix=f"c{c.pk}",
+                initial={"outcome": c.outcome, "penalty": c.penalty, "notes": c.notes},
+            ),
+        }
+        for c in checks
+    ]
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "rows": rows,
+        "add_form": DeckCheckAddForm(entries=entries) if entries else None,
+        "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/deck_checks.html", context)
+
+
+@login_required
+@require_POST
+def deck_checks_pick(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = judged_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    run(
+        request,
+        lambda: services.deck_checks_pick(round=rnd, by=request.user),
+        _("Entries picked at random for a deck check."),
+    )
+    return redirect(_checks_url(tournament.pk, number))
+
+
+@login_required
+@require_POST
+def deck_check_add(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = judged_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    entries = [(e.pk, e.name) for e in round_entries(round=rnd)]
+    form = DeckCheckAddForm(request.POST, entries=entries)
+    if not form.is_valid():
+        messages.error(request, _("Choose an entry of this round."))
+        return redirect(_checks_url(tournament.pk, number))
+    entry = next(e for e in round_entries(round=rnd) if e.pk == form.cleaned_data["entry"])
+    run(
+        request,
+        lambda: services.deck_check_add(round=rnd, entry=entry, by=request.user),
+        _("%(name)s is added to the deck checks.") % {"name": entry.name},
+    )
+    return redirect(_checks_url(tournament.pk, number))
+
+
+@login_required
+@require_POST
+def deck_check_record(
+    request: HttpRequest, tournament_id: int, number: int, check_id: int
+) -> HttpResponse:
+    tournament = judged_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    check = deck_check_get(round=rnd, check_id=check_id)
+    if check is None:
+        raise Http404(_("No such deck check."))
+    form = DeckCheckRecordForm(request.POST, prefix=f"c{check.pk}")
+    if not form.is_valid():
+        messages.error(request, _("Choose an outcome and a penalty."))
+        return redirect(_checks_url(tournament.pk, number))
+    data = form.cleaned_data
+    run(
+        request,
+        lambda: services.deck_check_record(
+            check=check,
+            outcome=data["outcome"],
+            penalty=data["penalty"],
+            notes=data["notes"],
+            by=request.user,
+        ),
+        _("Deck check of %(name)s recorded.") % {"name": check.entry.name},
+    )
+    return redirect(_checks_url(tournament.pk, number) + f"#check-{check.pk}")
