@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -534,6 +535,12 @@ def my_matches(*, tournament: Tournament, user: Any) -> list[MatchView]:
 # --- standings ----------------------------------------------------------------------------
 
 
+#: Tiebreakers shown as percentages.
+PERCENT_TIEBREAKERS = frozenset({"omw", "gw", "ogw"})
+#: Tiebreakers whose value every standings table already shows in a base column.
+BASE_COLUMN_TIEBREAKERS = frozenset({"game_points"})
+
+
 def fraction_decimal(value: Fraction | int, digits: int = TIEBREAKER_DIGITS) -> str:
     """``value`` rounded half-up to ``digits`` decimals, e.g. ``Fraction(2, 3)`` → ``"0.6667"``."""
     value = Fraction(value)
@@ -557,6 +564,17 @@ class TiebreakerValue:
     def decimal(self) -> str:
         return fraction_decimal(self.exact)
 
+    @property
+    def display(self) -> str:
+        """For people, in the active language's number format: whole values as integers
+        ("15"), percentage tiebreakers (OMW%, GW%, OGW%) as percents with 2 decimals
+        ("66,67 %" in Hungarian), the rest with ``TIEBREAKER_DIGITS`` decimals."""
+        if self.code in PERCENT_TIEBREAKERS:
+            return f"{number_format(Decimal(fraction_decimal(self.exact * 100, 2)), 2)} %"
+        if self.exact.denominator == 1:
+            return number_format(self.exact.numerator)
+        return number_format(Decimal(self.decimal), TIEBREAKER_DIGITS)
+
 
 @dataclass
 class StandingView:
@@ -570,6 +588,11 @@ class StandingView:
     matches_played: int
     dropped: bool
     tiebreakers: list[TiebreakerValue]
+
+    @property
+    def shown_tiebreakers(self) -> list[TiebreakerValue]:
+        """The tiebreakers that need a column of their own (game points already have one)."""
+        return [tb for tb in self.tiebreakers if tb.code not in BASE_COLUMN_TIEBREAKERS]
 
 
 def standing_views(*, tournament: Tournament, rows: Sequence[StandingRow]) -> list[StandingView]:
@@ -588,6 +611,17 @@ def standing_views(*, tournament: Tournament, rows: Sequence[StandingRow]) -> li
             tiebreakers=[TiebreakerValue(code, Fraction(v)) for code, v in r.tiebreakers.items()],
         )
         for r in rows
+    ]
+
+
+def tiebreaker_columns(tournament: Tournament) -> list[tuple[str, str]]:
+    """``(code, translated heading)`` of the tiebreaker columns of a standings table, in the
+    tournament's order, leaving out those already shown as a base column (game points)."""
+    labels = tiebreaker_labels()
+    return [
+        (code, labels.get(code, code))
+        for code in tournament.tiebreakers
+        if code not in BASE_COLUMN_TIEBREAKERS
     ]
 
 

@@ -182,16 +182,16 @@ def standings_pdf(*, tournament: Tournament) -> bytes:
     rows_ = api_selectors.standing_views(
         tournament=tournament, rows=services.standings_compute(tournament=tournament)
     )
-    labels = api_selectors.tiebreaker_labels()
-    codes = list(tournament.tiebreakers)
+    columns = api_selectors.tiebreaker_columns(tournament)
+    codes = [code for code, _label in columns]
     head = [_("Rank"), _("Entry"), _("Match points"), _("Game points")]
-    head += [labels.get(c, c) for c in codes] + [_("Matches")]
+    head += [label for _code, label in columns] + [_("Matches")]
     rows: list[list[Any]] = [head]
     for r in rows_:
         name = r.name + (f" ({_('dropped')})" if r.dropped else "")
         rows.append(
             [f"{r.rank}.", name, r.match_points, r.game_points]
-            + [tb.decimal for tb in r.tiebreakers]
+            + [tb.display for tb in r.shown_tiebreakers]
             + [r.matches_played]
         )
     free = 180 * mm - 15 * mm - 60 * mm

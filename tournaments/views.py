@@ -533,11 +533,10 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     rows = api_selectors.standing_views(
         tournament=tournament, rows=services.standings_compute(tournament=tournament)
     )
-    labels = api_selectors.tiebreaker_labels()
     context = {
         "tournament": tournament,
         "rows": rows,
-        "tiebreaker_columns": [(c, labels.get(c, c)) for c in tournament.tiebreakers],
+        "tiebreaker_columns": api_selectors.tiebreaker_columns(tournament),
         "rounds": api_selectors.rounds_visible(tournament=tournament, user=request.user),
         "judge": can_judge(request.user, tournament),
     }

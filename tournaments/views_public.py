@@ -24,7 +24,6 @@ REFRESH_SECONDS = 30
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = visible_tournament(request, tournament_id)
     rnd = current_round(tournament=tournament)
-    labels = api_selectors.tiebreaker_labels()
     context = {
         "tournament": tournament,
         "round": rnd,
@@ -32,7 +31,7 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rows": api_selectors.standing_views(
             tournament=tournament, rows=services.standings_compute(tournament=tournament)
         ),
-        "tiebreaker_columns": [(c, labels.get(c, c)) for c in tournament.tiebreakers],
+        "tiebreaker_columns": api_selectors.tiebreaker_columns(tournament),
         "refresh": REFRESH_SECONDS,
     }
     if request.GET.get("partial") == "1":

@@ -5,14 +5,16 @@ table, standings; permissions and both languages."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory, make_tournament
-from tournaments import services
+from tournaments import api_selectors, services
 from tournaments.models import DeckSubmission, Entry, Game, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -278,8 +280,9 @@ def test_standings_page_shows_decimal_and_exact_values(owner, lang):
     rows = r.context["rows"]
     assert [row.match_points for row in rows] == [3, 3, 0]
     for row in rows:
-        for tb in row.tiebreakers:
-            assert f'title="{tb.value}" data-code="{tb.code}">{tb.decimal}</td>' in html
+        assert [tb.code for tb in row.shown_tiebreakers] == ["buchholz"]  # game points: own column
+        for tb in row.shown_tiebreakers:
+            assert f'title="{tb.value}" data-code="{tb.code}">{tb.display}</td>' in html
             assert re.fullmatch(r"-?\d+\.\d{4}", tb.decimal)
 
 
@@ -295,3 +298,19 @@ def test_pairings_and_standings_pages_use_a_fixed_number_of_queries(
         anon.get(reverse("tournaments:standings", args=[t.pk]))
     with django_assert_max_num_queries(7):
         anon.get(reverse("tournaments:detail", args=[t.pk]))
+
+
+@pytest.mark.parametrize(
+    ("code", "value", "lang", "shown"),
+    [
+        ("buchholz", Fraction(15), "hu", "15"),
+        ("median_buchholz", Fraction(7, 2), "hu", "3,5000"),
+        ("median_buchholz", Fraction(7, 2), "en", "3.5000"),
+        ("omw", Fraction(2, 3), "hu", "66,67 %"),
+        ("ogw", Fraction(1, 3), "en", "33.33 %"),
+        ("gw", Fraction(1), "en", "100.00 %"),
+    ],
+)
+def test_tiebreaker_display_is_localised_whole_or_percent(code, value, lang, shown):
+    with translation.override(lang):
+        assert api_selectors.TiebreakerValue(code, value).display == shown
