@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -94,7 +95,10 @@ def _format_choices() -> list[tuple[str, str]]:
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
     choices = _format_choices()
-    form = TournamentCreateForm(request.POST or None, format_choices=choices)
+    default = settings.HKK_DEFAULT_FORMAT if settings.HKK_DEFAULT_FORMAT in dict(choices) else None
+    form = TournamentCreateForm(
+        request.POST or None, format_choices=choices, initial={"format": default}
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

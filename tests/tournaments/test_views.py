@@ -83,6 +83,12 @@ def test_create_form_makes_the_user_owner(client_owner, owner):
     assert t.owner == owner and t.status == "draft"
 
 
+def test_create_form_starts_with_the_standard_hkk_format(client_owner):
+    html = client_owner.get(reverse("tournaments:create")).content.decode()
+    select = re.search(r'<select name="format".*?</select>', html, re.S).group(0)
+    assert re.search(r'<option value="hkk-hagyomanyos" selected>', select)
+
+
 def test_create_needs_login():
     r = Client().get(reverse("tournaments:create"))
     assert r.status_code == 302 and "login" in r["Location"]
