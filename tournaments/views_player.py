@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournaments import api_selectors, services
 from tournaments.errors import ServiceError
 from tournaments.forms import OwnDeckForm, ResultReportForm, SelfRegisterForm
+from tournaments.game_setup import match_game_start
 from tournaments.models import DeckSubmission, EntryMember, ResultReport, Tournament
 from tournaments.permissions import (
     can_judge,
@@ -252,6 +253,8 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "form": form if can_report else None,
             "judge": can_judge(request.user, tournament),
             "statuses": ResultReport.Status,
+            # Opening hand and ÉP of both sides (issue 5: on every match page, players too).
+            "game_start": match_game_start(match),
         }
     )
     return render(request, "tournaments/my_match.html", context)

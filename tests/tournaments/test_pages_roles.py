@@ -699,3 +699,15 @@ def test_every_form_control_of_the_pages_is_labelled(world):
     for role, url in pages:
         html = world.client(role).get(url).content.decode()
         assert _unlabelled(html) == [], url
+
+
+def test_players_match_page_shows_the_game_start_of_both_sides(face_to_face):
+    """Issue 5: the opening hand and ÉP are shown on the players' match page too."""
+    w = face_to_face
+    page = w.client("player").get(reverse("tournaments:my-match", args=[w.tournament.pk]))
+    start = page.context["game_start"]
+    assert start is not None and len(start["players"]) == 2
+    html = page.content.decode()
+    assert 'id="game-start-heading"' in html
+    for player in start["players"]:
+        assert player["name"] in html
