@@ -1,18 +1,21 @@
 """Concurrent writes on PostgreSQL: two judges recording the same game, two organisers pairing
-the same round. Each thread has its own database connection; row locks and unique constraints
-must leave exactly one result and turn the other request into a ``Conflict``."""
+the same round, two players reporting their match at the same instant. Each thread has its own
+database connection; row locks and unique constraints must leave exactly one result and turn the
+other request into a ``Conflict`` (or, for reports, let the second see the first)."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.db import connection, connections
 
-from tests.factories import make_tournament
+from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.errors import Conflict
-from tournaments.models import Game, Match, Round
+from tournaments.models import Game, Match, Player, ResultReport, Round
+from tournaments.services import reports as reports_service
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -86,3 +89,48 @@ def test_pairing_the_same_round_twice_at_once():
     assert len(rounds) == 1 and len(conflicts) == 1, outcomes
     assert Round.objects.filter(tournament=t).count() == 1
     assert Match.objects.filter(round__tournament=t).count() == 3
+
+
+def test_both_players_report_the_same_result_at_once(monkeypatch):
+    """The match row lock serialises the two reports: the second sees the first, so the
+    result counts exactly once (two accepted reports, three games), never two pending ones.
+    A pause inside the service (after its checks, before it looks for the opponent's report)
+    makes the two requests overlap for sure; without the lock both would stay pending."""
+    validate = reports_service._validate_against_rules
+
+    def slow_validate(*args, **kwargs):
+        result = validate(*args, **kwargs)
+        time.sleep(0.5)
+        return result
+
+    monkeypatch.setattr(reports_service, "_validate_against_rules", slow_validate)
+    t, _ = make_tournament(entries=2, decks=False)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    match = Match.objects.get(round=rnd)
+    a, b = match.entry_a_id, match.entry_b_id
+    users = {}
+    for entry_id, name in ((a, "anna"), (b, "bela")):
+        users[entry_id] = UserFactory(username=name)
+        Player.objects.filter(memberships__entry_id=entry_id).update(user=users[entry_id])
+    games = [
+        {"number": 1, "winner": a, "first": a},
+        {"number": 2, "winner": b, "first": b},
+        {"number": 3, "winner": a, "first": a},
+    ]
+    sides = iter([a, b])
+    lock = threading.Lock()
+
+    def report():
+        with lock:
+            side = next(sides)
+        return services.result_report_submit(
+            match=Match.objects.get(pk=match.pk), entry=side, user=users[side], games=games
+        )
+
+    outcomes = run_concurrently(report)
+    assert all(isinstance(o, ResultReport) for o in outcomes), outcomes
+    statuses = sorted(ResultReport.objects.filter(match=match).values_list("status", flat=True))
+    assert statuses == ["accepted", "accepted"]
+    stored = Game.objects.filter(match=match).order_by("number")
+    assert [g.winner_id for g in stored] == [a, b, a]
