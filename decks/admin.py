@@ -10,12 +10,16 @@ from decks.models import BanList, BanListEntry, Card, CatalogueVersion, Edition,
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    """Card games (slug and name); search by either."""
+
     list_display = ["slug", "name"]
     search_fields = ["slug", "name"]
 
 
 @admin.register(Edition)
 class EditionAdmin(admin.ModelAdmin):
+    """Editions / sets of a game (source code and name); filter by game, search by code or name."""
+
     list_display = ["code", "name", "game"]
     list_filter = ["game"]
     search_fields = ["code", "name"]
@@ -23,6 +27,11 @@ class EditionAdmin(admin.ModelAdmin):
 
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
+    """The card catalogue: identity, kind and rarity, the deck-building facts and the editions
+    (``normalized_name`` and the timestamps are read-only); filter by game, kind, rarity,
+    unlimited and unknown colours.
+    """
+
     list_display = ["name", "external_id", "game", "kind", "rarity", "unlimited"]
     list_filter = ["game", "kind", "rarity", "unlimited", "colours_unknown"]
     search_fields = ["name", "normalized_name", "external_id", "copy_group"]
@@ -54,6 +63,10 @@ class CardAdmin(admin.ModelAdmin):
 
 
 class BanListEntryInline(admin.TabularInline):
+    """The cards of a ban list on its page: printed name, kind (banned or sideboard only), the
+    effective dates, the matched card (raw id) and the source.
+    """
+
     model = BanListEntry
     extra = 1
     fields = ["card_name", "kind", "effective_from", "effective_until", "card", "source"]
@@ -62,6 +75,10 @@ class BanListEntryInline(admin.TabularInline):
 
 @admin.register(BanList)
 class BanListAdmin(admin.ModelAdmin):
+    """Ban lists of a game with their entries inline (slug filled from the name); search by name,
+    slug or a listed card name.
+    """
+
     list_display = ["name", "slug", "game", "updated_at"]
     list_filter = ["game"]
     search_fields = ["name", "slug", "entries__card_name"]
@@ -70,6 +87,8 @@ class BanListAdmin(admin.ModelAdmin):
 
 
 class FormatBanListInline(admin.TabularInline):
+    """The ban lists a format uses (the ``Format.ban_lists`` link rows), on the format's page."""
+
     model = Format.ban_lists.through
     extra = 1
     verbose_name = _("ban list")
@@ -78,6 +97,10 @@ class FormatBanListInline(admin.TabularInline):
 
 @admin.register(Format)
 class FormatAdmin(admin.ModelAdmin):
+    """Formats: rule set, deck-size, sideboard, copy and colour limits, defaults for tournaments and
+    the active flag; ban lists are attached in :class:`FormatBanListInline`.
+    """
+
     list_display = ["name", "slug", "game", "rule_set", "min_main", "copy_limit", "is_active"]
     list_filter = ["game", "rule_set", "is_active"]
     search_fields = ["name", "slug"]
@@ -87,6 +110,10 @@ class FormatAdmin(admin.ModelAdmin):
 
 @admin.register(CatalogueVersion)
 class CatalogueVersionAdmin(admin.ModelAdmin):
+    """The catalogue version counter, read-only (bumped by every catalogue change); it cannot be
+    added or deleted here.
+    """
+
     list_display = ["version", "changed_at"]
     readonly_fields = ["version", "changed_at"]
 

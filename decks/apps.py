@@ -3,6 +3,10 @@ from django.utils.translation import gettext_lazy as _
 
 
 class DecksConfig(AppConfig):
+    """The ``decks`` app: card catalogue, formats, ban lists, deck validation and the HKK game-start
+    calculator.
+    """
+
     default_auto_field = "django.db.models.BigAutoField"
     name = "decks"
     verbose_name = _("Decks")

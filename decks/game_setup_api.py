@@ -26,6 +26,10 @@ from decks.serializers import ErrorOutputSerializer
 
 
 class GameSetupPlayerInputSerializer(serializers.Serializer):
+    """One player of a side in POST /api/game-setup/: ``name`` (required, unique in the game) and
+    the declared ``rule_card`` and ``follower`` names, each optional.
+    """
+
     name = serializers.CharField(max_length=MAX_NAME_LENGTH, help_text=_("Player name."))
     rule_card = serializers.CharField(
         required=False,
@@ -44,6 +48,10 @@ class GameSetupPlayerInputSerializer(serializers.Serializer):
 
 
 class GameSetupSideInputSerializer(serializers.Serializer):
+    """One side of the table in POST /api/game-setup/: ``players``, one player or the two members
+    of a pair team.
+    """
+
     players = serializers.ListField(
         child=GameSetupPlayerInputSerializer(),
         min_length=1,
@@ -53,6 +61,10 @@ class GameSetupSideInputSerializer(serializers.Serializer):
 
 
 class GameSetupInputSerializer(serializers.Serializer):
+    """Body of POST /api/game-setup/: ``side_a``, ``side_b`` and the start rule's hand change for
+    every player (default 0, within ±``MAX_START_RULE_HAND_CHANGE``).
+    """
+
     side_a = GameSetupSideInputSerializer()
     side_b = GameSetupSideInputSerializer()
     start_rule_hand_change = serializers.IntegerField(
@@ -65,12 +77,20 @@ class GameSetupInputSerializer(serializers.Serializer):
 
 
 class GameSetupLineOutputSerializer(serializers.Serializer):
+    """One explanation line or warning of the game-setup result: stable ``code``, ``params`` and the
+    translated ``text``.
+    """
+
     code = serializers.CharField()
     params = serializers.DictField()
     text = serializers.CharField()
 
 
 class GameSetupPlayerOutputSerializer(serializers.Serializer):
+    """One player's game start in the POST /api/game-setup/ response: side, declared cards, opening
+    hand, maximum and starting ÉP, and the lines explaining them.
+    """
+
     name = serializers.CharField()
     side = serializers.CharField(help_text=_("Side of the table: a or b."))
     rule_card = serializers.CharField(allow_null=True)
@@ -82,6 +102,10 @@ class GameSetupPlayerOutputSerializer(serializers.Serializer):
 
 
 class GameSetupOutputSerializer(serializers.Serializer):
+    """The 200 body of POST /api/game-setup/ (``game_setup_compute``): every player (side A first),
+    the warnings about unknown cards or values, and ``complete`` (false when any is unknown).
+    """
+
     players = GameSetupPlayerOutputSerializer(many=True)
     warnings = GameSetupLineOutputSerializer(many=True)
     complete = serializers.BooleanField(

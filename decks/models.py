@@ -213,6 +213,10 @@ class BanList(models.Model):
 
 
 class BanKind(models.TextChoices):
+    """What a ban-list entry does to its card: ``banned`` (not allowed in the deck at all) or
+    ``sideboard_only`` (allowed only in the sideboard; a card that is also banned counts as banned).
+    """
+
     BANNED = "banned", _("banned")
     SIDEBOARD_ONLY = "sideboard_only", _("sideboard only")
 

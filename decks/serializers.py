@@ -56,6 +56,10 @@ class DeckValidateInputSerializer(serializers.Serializer):
 
 
 class ViolationOutputSerializer(serializers.Serializer):
+    """One error or warning of a deck validation: stable ``code``, translated ``message``, the
+    ``card`` and input ``line`` it concerns (null when none) and ``params``.
+    """
+
     code = serializers.CharField(help_text=_("Stable violation code, e.g. too_many_copies."))
     message = serializers.CharField(help_text=_("Translated message (Accept-Language)."))
     card = serializers.CharField(allow_null=True)
@@ -64,11 +68,17 @@ class ViolationOutputSerializer(serializers.Serializer):
 
 
 class DeckCountsOutputSerializer(serializers.Serializer):
+    """Card counts of a validated deck: ``main`` and ``sideboard``."""
+
     main = serializers.IntegerField()
     sideboard = serializers.IntegerField()
 
 
 class DeckValidateOutputSerializer(serializers.Serializer):
+    """The 200 body of POST /api/decks/validate/: format slug, ``legal``, the counts, the rule card,
+    follower and hero found, and the errors and warnings (:class:`ViolationOutputSerializer`).
+    """
+
     format = serializers.CharField()
     legal = serializers.BooleanField()
     counts = DeckCountsOutputSerializer()
@@ -80,5 +90,9 @@ class DeckValidateOutputSerializer(serializers.Serializer):
 
 
 class ErrorOutputSerializer(serializers.Serializer):
+    """Error body ``{"detail", "code"}`` of the decks and game-setup APIs, e.g. ``unknown_format``,
+    ``invalid_deck_input`` (400) or ``request_too_large`` (413).
+    """
+
     detail = serializers.CharField()
     code = serializers.CharField()

@@ -38,6 +38,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    """Players: edit the display name, the linked user account (raw id) and the e-mail; search by
+    name or e-mail.
+    """
+
     list_display = ["display_name", "user", "email", "created_at"]
     search_fields = ["display_name", "email"]
     raw_id_fields = ["user"]
@@ -45,6 +49,10 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    """Tournaments: edit the settings (name, format, kind, scoring, owner …); ``status`` and the
+    start, lock and finish times are read-only, since only the services change the state.
+    """
+
     list_display = ["name", "format", "kind", "status", "planned_rounds", "created_at"]
     list_filter = ["status", "kind", "format"]
     search_fields = ["name"]
@@ -53,6 +61,10 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 class EntryMemberInline(admin.TabularInline):
+    """The seats (A/B) of an entry with their players, shown on the entry page (read-only there,
+    as :class:`EntryAdmin` allows no changes).
+    """
+
     model = EntryMember
     extra = 0
     raw_id_fields = ["player"]
@@ -61,6 +73,10 @@ class EntryMemberInline(admin.TabularInline):
 
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
+    """Entries of every tournament with their members, read-only (registrations, drops and
+    overrides go through the services); filter by tournament, search by name.
+    """
+
     list_display = ["name", "tournament", "registered_round", "dropped_after_round"]
     list_filter = ["tournament"]
     search_fields = ["name"]
@@ -69,23 +85,35 @@ class EntryAdmin(ReadOnlyAdmin):
 
 @admin.register(DeckSubmission)
 class DeckSubmissionAdmin(ReadOnlyAdmin):
+    """Every stored deck-list version, read-only; filter by legality, lock and current version."""
+
     list_display = ["member", "version", "legal", "rule_card", "is_current", "locked"]
     list_filter = ["legal", "locked", "is_current"]
 
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
+    """Rounds with status, seed and pair-down count, read-only (pairing, publishing and finishing go
+    through the services).
+    """
+
     list_display = ["tournament", "number", "status", "seed", "pair_downs"]
     list_filter = ["status"]
 
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
+    """Matches (round, table, both entries), read-only."""
+
     list_display = ["round", "table", "entry_a", "entry_b"]
 
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
+    """Recorded games with right holder, waiver, first player, winner and version, read-only
+    (corrections go through ``services.game_record`` and keep their history).
+    """
+
     list_display = [
         "match",
         "number",
@@ -116,11 +144,17 @@ class StaffRoleAdmin(admin.ModelAdmin):
 
 @admin.register(ResultReport)
 class ResultReportAdmin(ReadOnlyAdmin):
+    """Players' result reports with status, reporter and resolver, read-only; filter by status."""
+
     list_display = ["match", "entry", "reported_by", "status", "created_at", "resolved_by"]
     list_filter = ["status"]
 
 
 @admin.register(DeckCheck)
 class DeckCheckAdmin(ReadOnlyAdmin):
+    """Deck checks with outcome, penalty and checker, read-only; filter by outcome, penalty and
+    random pick.
+    """
+
     list_display = ["round", "entry", "random_pick", "outcome", "penalty", "checked_by"]
     list_filter = ["outcome", "penalty", "random_pick"]

@@ -238,6 +238,12 @@ class TournamentListCreateApi(TournamentApi):
 
 
 class TournamentDetailApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/: one tournament (``TournamentOutputSerializer``).
+
+    Anyone for a public event past the draft; a private one for its staff and players; a draft
+    for its organisers and judges only. Everyone else gets 404 ``tournament_not_found``.
+    """
+
     @extend_schema(
         operation_id="tournaments_retrieve",
         summary="Get a tournament",
@@ -261,6 +267,12 @@ class _TournamentTransitionApi(TournamentApi):
 
 
 class TournamentOpenRegistrationApi(_TournamentTransitionApi):
+    """POST /api/tournaments/{tournament_id}/open-registration/ (no body): draft → registration.
+
+    Organisers only (``require_manage``; 403 otherwise). 200 with the tournament; 404
+    ``tournament_not_found``; 409 ``tournament_status`` unless the tournament is a draft.
+    """
+
     def transition(self, tournament: Tournament) -> Tournament:
         return services.tournament_open_registration(tournament=tournament)
 
@@ -275,6 +287,13 @@ class TournamentOpenRegistrationApi(_TournamentTransitionApi):
 
 
 class TournamentStartApi(_TournamentTransitionApi):
+    """POST /api/tournaments/{tournament_id}/start/ (no body): registration → running.
+
+    Organisers only (``require_manage``). Locks every active entry's current deck list. 200 with the
+    tournament; 409 ``tournament_status``, ``not_enough_entries`` (fewer than two active entries);
+    400 ``entries_without_legal_list`` (nothing is locked then).
+    """
+
     def transition(self, tournament: Tournament) -> Tournament:
         return services.tournament_start(tournament=tournament)
 
@@ -289,6 +308,12 @@ class TournamentStartApi(_TournamentTransitionApi):
 
 
 class TournamentFinishApi(_TournamentTransitionApi):
+    """POST /api/tournaments/{tournament_id}/finish/ (no body): running → finished.
+
+    Organisers only (``require_manage``). 200 with the tournament; 409 ``tournament_status``,
+    ``no_rounds``, ``round_not_finished`` (every round must be finished first).
+    """
+
     def transition(self, tournament: Tournament) -> Tournament:
         return services.tournament_finish(tournament=tournament)
 
@@ -306,6 +331,15 @@ class TournamentFinishApi(_TournamentTransitionApi):
 
 
 class EntryListCreateApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/entries/: list the entries; register one.
+
+    GET: anyone who may see the event; a member's ``deck.rule_card`` is blank where the caller may
+    not see that list. POST: organisers only, body ``EntryCreateInputSerializer`` (one name, or two
+    for a pair); a late entry while running. 201 with the entry; 400 ``wrong_entry_kind``,
+    ``pair_needs_two_players``, ``invalid_value``; 409 ``player_already_registered``,
+    ``tournament_status``, ``late_entry_closed``.
+    """
+
     @extend_schema(
         operation_id="tournaments_entries_list",
         summary="List entries with their deck status",
@@ -340,6 +374,14 @@ def entry_created_response(tournament: Tournament, entry: Any) -> Response:
 
 
 class SelfRegisterApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/register/: the signed-in caller registers themselves.
+
+    Any signed-in user who may see the event. Body ``SelfRegisterInputSerializer`` (``partner``:
+    the teammate's username in a pair event). 201 with the entry; 404 ``user_not_found``; 409
+    ``registration_closed``, ``late_entry_closed``, ``already_registered``; 400
+    ``pair_needs_two_players``, ``wrong_entry_kind``.
+    """
+
     @extend_schema(
         operation_id="tournaments_register_self",
         summary="Register yourself (while registration is open, or as a late entry)",
@@ -381,6 +423,15 @@ def entry_register(tournament: Tournament, players: list[str], name: str, email:
 
 
 class EntryDeckSubmitApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/entries/{entry_id}/decks/: an entry's deck lists.
+
+    GET (``require_deck_list_viewer``): every version for judges and the entry's players, the
+    current lists for other players once published; 403 otherwise. POST
+    (``require_deck_submitter``; ``DeckSubmitInputSerializer``): organisers any member, players
+    their own; illegal lists are stored too. 201; 404 ``entry_not_found``, ``not_a_member``; 409
+    ``lists_locked``, ``deck_deadline_passed``, ``tournament_status``; 400 ``deck_input``.
+    """
+
     @extend_schema(
         operation_id="tournaments_entries_decks_list",
         summary="An entry's deck lists (judges and the entry's players; others once published)",
@@ -426,6 +477,14 @@ class EntryDeckSubmitApi(TournamentApi):
 
 
 class EntryOverrideApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/entries/{entry_id}/override/: let an entry be paired
+    without a legal deck list.
+
+    Organisers only (``require_manage``). Body ``OverrideInputSerializer`` (``reason``, stored with
+    the organiser and time). 200 with ``EntryStateOutputSerializer``; 404 ``entry_not_found``;
+    400 for a blank reason.
+    """
+
     @extend_schema(
         operation_id="tournaments_entries_override",
         summary="Let an entry be paired without a legal list (reason recorded)",
@@ -444,6 +503,14 @@ class EntryOverrideApi(TournamentApi):
 
 
 class EntryDropApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/entries/{entry_id}/drop/: drop an entry (a pair team
+    drops as one) from the next round on.
+
+    Organisers only (``require_manage``). Body ``DropInputSerializer`` (``after_round``, default
+    the last round paired). 200 with ``EntryStateOutputSerializer``; 404 ``entry_not_found``; 409
+    ``already_dropped``, ``tournament_status`` (finished); 400 ``drop_in_past``.
+    """
+
     @extend_schema(
         operation_id="tournaments_entries_drop",
         summary="Drop an entry (effective from the next round)",
@@ -465,6 +532,14 @@ class EntryDropApi(TournamentApi):
 
 
 class RoundListCreateApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/rounds/: list the rounds; pair the next one.
+
+    GET: anyone who may see the event (draft rounds for the organisers only). POST (organisers, no
+    body): pair the next Swiss round as a draft, 201 with the round; ``?async=1`` queues the pairing
+    and answers 202 at once. 409 ``tournament_status``, ``round_in_progress``,
+    ``planned_rounds_reached``, ``not_enough_entries``; 400 ``entries_without_legal_list``.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_list",
         summary="List rounds (drafts for the organisers only)",
@@ -500,6 +575,12 @@ class RoundListCreateApi(TournamentApi):
 
 
 class RoundDetailApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/rounds/{number}/: a round's tables with their games, the
+    first-player holder of each match and the by-name list.
+
+    Anyone who may see the event; a draft round is 404 ``round_not_found`` for all but organisers.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_retrieve",
         summary="A round's pairings with the first-player holder of every match",
@@ -514,6 +595,13 @@ class RoundDetailApi(TournamentApi):
 
 
 class RoundSwapApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/swap/: swap the seat-a or seat-b
+    entries of two tables of a draft round (the change is recorded with its reason).
+
+    Organisers only (``require_manage``). Body ``SwapInputSerializer``. 200 with the round; 404
+    ``round_not_found``, ``table_not_in_round``; 409 ``round_not_draft``; 400 ``invalid_value``.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_swap",
         summary="Swap the a- or b-seat entries of two tables in a draft round",
@@ -538,6 +626,12 @@ class RoundSwapApi(TournamentApi):
 
 
 class RoundPublishApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/publish/ (no body): draft → published.
+
+    Organisers only (``require_manage``). The pairings become final and results may be recorded.
+    200 with the round; 404 ``round_not_found``; 409 ``round_not_draft``.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_publish",
         summary="Publish a draft round (pairings become final)",
@@ -553,6 +647,13 @@ class RoundPublishApi(TournamentApi):
 
 
 class RoundFinishApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/finish/ (no body): finish a round.
+
+    Organisers only (``require_manage``). published → finished once every match is complete;
+    standings are recomputed. 200 with the round; 404 ``round_not_found``; 409
+    ``round_not_published``, ``matches_incomplete`` (params ``tables``).
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_finish",
         summary="Finish a published round once every match is complete",
@@ -566,6 +667,12 @@ class RoundFinishApi(TournamentApi):
 
 
 class RoundPairingsCsvApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/rounds/{number}/pairings.csv: a round's tables, game
+    wins, draws and match points as CSV (UTF-8 with a BOM).
+
+    Anyone who may see the event; a draft round is 404 ``round_not_found`` for all but organisers.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_pairings_csv",
         summary="A round's pairings and results as CSV",
@@ -585,6 +692,13 @@ class RoundPairingsCsvApi(TournamentApi):
 
 
 class MatchDetailApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/matches/{match_id}/: a match with its games, score and
+    the first-player holder of the next game.
+
+    Anyone who may see the event. 404 ``match_not_found``; ``round_not_found`` for a match of a
+    draft round unless the caller is an organiser.
+    """
+
     @extend_schema(
         operation_id="tournaments_matches_retrieve",
         summary="A match with its games and the first-player holder of the next game",
@@ -600,6 +714,14 @@ class MatchDetailApi(TournamentApi):
 
 
 class MatchDieRollApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/die-roll/: record the game-1 die
+    roll winner ("player 1") and whether a game-3 re-roll was agreed (RULES.md §1.4).
+
+    Judges and organisers (``require_judge``). Body ``DieRollInputSerializer``. 200 with the match;
+    404 ``match_not_found``; 409 ``round_not_published``, ``round_finished``, ``bye_match``,
+    ``games_already_recorded``; 400 ``not_in_match``.
+    """
+
     @extend_schema(
         operation_id="tournaments_matches_die_roll",
         summary="Record the game-1 die roll winner (player 1) and the game-3 re-roll agreement",
@@ -622,6 +744,14 @@ class MatchDieRollApi(TournamentApi):
 
 
 class MatchGame3RollApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/game3-roll/: record the winner of
+    the agreed game-3 re-roll (RULES.md §1.4).
+
+    Judges and organisers (``require_judge``). Body ``Game3RollInputSerializer``. 200 with the
+    match; 404 ``match_not_found``; 409 ``no_reroll_agreed``, ``not_game_3`` (not exactly two games
+    recorded), ``round_not_published``, ``round_finished``, ``bye_match``; 400 ``not_in_match``.
+    """
+
     @extend_schema(
         operation_id="tournaments_matches_game3_roll",
         summary="Record the winner of the agreed game-3 re-roll",
@@ -659,6 +789,15 @@ def _record_game(request: Request, match_kwargs: dict[str, Any]) -> dict[str, An
 
 
 class MatchGameRecordApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/games/: record one game, or correct
+    it (``correction`` with a ``reason``; ``expected_version`` guards against a concurrent edit).
+
+    Judges and organisers (``require_judge``). Body ``GameRecordInputSerializer``. 201 for a new
+    game, 200 for a correction (game and match). 404 ``match_not_found``, ``game_not_recorded``;
+    409 ``game_already_recorded``, ``stale_version``, ``match_complete``, ``round_finished`` …;
+    400 ``first_player_mismatch``, ``wrong_game_number``, ``roll_not_recorded`` ….
+    """
+
     @extend_schema(
         operation_id="tournaments_matches_games_record",
         summary="Record (or, with correction=true and a reason, correct) one game",
@@ -673,6 +812,13 @@ class MatchGameRecordApi(TournamentApi):
 
 
 class TableGameRecordApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/tables/{table}/games/: record or
+    correct one game, addressing the match by round number and table.
+
+    Judges and organisers (``require_judge``). Body, responses and errors as for
+    ``.../matches/{match_id}/games/``, plus 404 ``round_not_found`` and ``table_not_in_round``.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_tables_games_record",
         summary="Record one game by round and table number",
@@ -699,6 +845,12 @@ def game_response(tournament: Tournament, payload: dict[str, Any]) -> Response:
 
 
 class StandingsApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/standings/: per entry the rank, match and game points
+    and each tiebreaker (exact fraction and a 4-decimal value); only complete matches count.
+
+    Anyone who may see the event; 404 ``tournament_not_found`` otherwise.
+    """
+
     @extend_schema(
         operation_id="tournaments_standings",
         summary="Standings: match points, game points and the tiebreakers (exact and decimal)",
@@ -712,6 +864,12 @@ class StandingsApi(TournamentApi):
 
 
 class StandingsCsvApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/standings.csv: the standings as CSV (UTF-8 with a BOM):
+    rank, entry, match and game points, each tiebreaker's exact value, dropped.
+
+    Anyone who may see the event; 404 ``tournament_not_found`` otherwise.
+    """
+
     @extend_schema(
         operation_id="tournaments_standings_csv",
         summary="Standings as CSV",
@@ -725,6 +883,12 @@ class StandingsCsvApi(TournamentApi):
 
 
 class TournamentExportApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/export/: the whole event as JSON
+    (``services.tournament_export``: entries, rounds with pairings and games, drops, standings).
+
+    Anyone who may see the event; draft rounds are left out for all but the organisers.
+    """
+
     @extend_schema(
         operation_id="tournaments_export",
         summary="The whole event as JSON (entries, rounds, games, standings)",
@@ -742,6 +906,13 @@ class TournamentExportApi(TournamentApi):
 
 
 class StaffListCreateApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/staff/: the co-organisers and judges; appoint one.
+
+    GET: organisers (``require_manage``). POST: the owner only (``require_owner``), body
+    ``StaffAppointInputSerializer``; appointing someone already on the staff changes their role.
+    201 with the staff row; 404 ``user_not_found``; 400 ``owner_is_organiser``.
+    """
+
     @extend_schema(
         operation_id="tournaments_staff_list",
         summary="Co-organisers and judges (organisers may see them)",
@@ -771,6 +942,12 @@ class StaffListCreateApi(TournamentApi):
 
 
 class StaffRemoveApi(TournamentApi):
+    """DELETE /api/tournaments/{tournament_id}/staff/{user_id}/: remove a co-organiser or judge.
+
+    The owner only (``require_owner``). 204; 404 ``user_not_found`` (no active user with that id),
+    ``staff_not_found`` (the user has no role in this event).
+    """
+
     @extend_schema(
         operation_id="tournaments_staff_remove",
         summary="Remove a co-organiser or judge (owner only)",
@@ -834,6 +1011,15 @@ class MatchReportListCreateApi(TournamentApi):
 
 
 class ReportConfirmApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/reports/{report_id}/confirm/ (no body): accept a
+    player's result report.
+
+    Judges and organisers (``require_judge``). The report's games are recorded (differing ones
+    corrected), it becomes ``accepted`` and the match's other open reports ``superseded``. 200 with
+    the report; 404 ``report_not_found``; 409 ``report_closed`` and ``game_record``'s state errors;
+    400 its rule errors.
+    """
+
     @extend_schema(
         operation_id="tournaments_reports_confirm",
         summary="Confirm a result report (judges): its games are recorded or corrected",
@@ -849,6 +1035,12 @@ class ReportConfirmApi(TournamentApi):
 
 
 class DisputeListApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/disputes/: matches with disputed result reports (round
+    and table order), each with those reports.
+
+    Judges and organisers (``require_judge``); 403 otherwise.
+    """
+
     @extend_schema(
         operation_id="tournaments_disputes_list",
         summary="Matches whose players reported different results (judges)",
@@ -865,6 +1057,14 @@ class DisputeListApi(TournamentApi):
 
 
 class RoundDeckCheckListAddApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/rounds/{number}/deck-checks/: a round's deck
+    checks; pick one entry by hand.
+
+    Judges and organisers (``require_judge``). POST body ``DeckCheckAddInputSerializer``: 201 with
+    the check; 404 ``round_not_found``, ``entry_not_found``; 409 ``round_not_published``,
+    ``round_finished``, ``deck_check_exists``; 400 ``not_in_round``.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_deck_checks_list",
         summary="Deck checks of a round (judges)",
@@ -896,6 +1096,14 @@ class RoundDeckCheckListAddApi(TournamentApi):
 
 
 class RoundDeckCheckPickApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/deck-checks/pick/: pick the round's
+    random deck checks (``deck_check_percent`` of the entries playing, sampled with a stored seed).
+
+    Judges and organisers (``require_judge``). Body ``DeckCheckPickInputSerializer``. A repeat
+    returns the first pick. 200 with the picked checks; 404 ``round_not_found``; 409
+    ``round_not_published``, ``round_finished``, ``no_entries_to_check``.
+    """
+
     @extend_schema(
         operation_id="tournaments_rounds_deck_checks_pick",
         summary="Pick the round's random deck checks (judges; idempotent: the first pick stays)",
@@ -915,6 +1123,14 @@ class RoundDeckCheckPickApi(TournamentApi):
 
 
 class DeckCheckRecordApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/deck-checks/{check_id}/record/: record (or re-record) a
+    deck check's outcome, penalty and notes.
+
+    Judges and organisers (``require_judge``). Body ``DeckCheckRecordInputSerializer``. 200 with the
+    check; 404 ``deck_check_not_found``; 400 ``penalty_without_problem``; 409
+    ``round_not_published``.
+    """
+
     @extend_schema(
         operation_id="tournaments_deck_checks_record",
         summary="Record a deck check's outcome, penalty and notes (judges)",
@@ -942,6 +1158,12 @@ class DeckCheckRecordApi(TournamentApi):
 
 
 class MeApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/me/: the caller's roles in the event (``owner``,
+    ``organiser``, ``judge``, ``player``), their entry ids and their matches (drafts left out).
+
+    Any signed-in user who may see the event (403 when anonymous, 404 otherwise).
+    """
+
     @extend_schema(
         operation_id="tournaments_me",
         summary="Your roles in the event, your entries and your matches",

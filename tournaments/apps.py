@@ -3,6 +3,10 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
+    """The ``tournaments`` app: Swiss tournaments with registration, deck lists, rounds, results,
+    standings, staff roles, result reports and deck checks.
+    """
+
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = _("Tournaments")

@@ -13,6 +13,14 @@ from tournaments.models import DeckCheck, StaffRole, Tournament
 
 
 class TournamentCreateForm(forms.Form):
+    """The "new tournament" page (``views.tournament_create``): name, format (the active formats,
+    passed in as ``format_choices``), kind, games per match (1–9), stop at two wins, planned rounds
+    (1–50), up to four tiebreakers in order, first-player policy, public flag, deck-list
+    publication and deck-check share (0–100 %). Empty fields mean the format's defaults.
+
+    ``clean`` refuses a tiebreaker chosen twice and adds ``tiebreakers`` (codes, or ``None``).
+    """
+
     name = forms.CharField(label=_("Name"), max_length=200)
     format = forms.ChoiceField(label=_("Format"))
     kind = forms.ChoiceField(
@@ -120,11 +128,17 @@ class TournamentOptionsForm(forms.Form):
 
 
 class StaffAppointForm(forms.Form):
+    """The owner's "appoint staff" form on the staff page: ``username`` and ``role`` (co-organiser
+    or judge); the view looks the user up and ``services.staff_appoint`` checks the rest.
+    """
+
     username = forms.CharField(label=_("Username"), max_length=150)
     role = forms.ChoiceField(label=_("Role"), choices=StaffRole.Role.choices)
 
 
 class StaffRemoveForm(forms.Form):
+    """The owner's "remove from staff" form: the ``username`` whose staff role ends."""
+
     username = forms.CharField(label=_("Username"), max_length=150)
 
 
@@ -143,6 +157,10 @@ class SelfRegisterForm(forms.Form):
 
 
 class OwnDeckForm(forms.Form):
+    """A player's own deck list on the "my deck" page: ``text`` (at most 20 000 characters, kept
+    unstripped), one card per line with the number of copies first; ``deck_submit`` validates it.
+    """
+
     text = forms.CharField(
         label=_("Deck list"),
         strip=False,
@@ -232,6 +250,10 @@ class QuickGameForm(forms.Form):
 
 
 class DeckCheckAddForm(forms.Form):
+    """A judge picks one entry of the round for a deck check: ``entry``, one of the ``entries``
+    passed in as ``(id, name)``, cleaned to the int id.
+    """
+
     entry = forms.TypedChoiceField(label=_("Entry"), coerce=int)
 
     def __init__(self, *args, entries: Sequence[tuple[int, str]] = (), **kwargs) -> None:
@@ -240,6 +262,11 @@ class DeckCheckAddForm(forms.Form):
 
 
 class DeckCheckRecordForm(forms.Form):
+    """A deck check's result: ``outcome`` and ``penalty`` (the ``DeckCheck`` choices) and optional
+    ``notes`` (at most 4000 characters); ``services.deck_check_record`` refuses a ``pending``
+    outcome and a penalty without a problem.
+    """
+
     outcome = forms.ChoiceField(label=_("Outcome"), choices=DeckCheck.Outcome.choices)
     penalty = forms.ChoiceField(label=_("Penalty"), choices=DeckCheck.Penalty.choices)
     notes = forms.CharField(
@@ -263,6 +290,10 @@ class EntryAddForm(forms.Form):
 
 
 class DeckSubmitForm(forms.Form):
+    """The organiser's deck-list entry for a member of an entry (``views.entry_deck``): ``seat``
+    among the ``seat_choices`` passed in and the list ``text`` (kept unstripped).
+    """
+
     seat = forms.ChoiceField(label=_("Player"))
     text = forms.CharField(
         label=_("Deck list"),
@@ -277,10 +308,16 @@ class DeckSubmitForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
+    """A required ``reason`` (at most 2000 characters) for the organiser's deck-list override."""
+
     reason = forms.CharField(label=_("Reason"), max_length=2000)
 
 
 class SwapForm(forms.Form):
+    """Swap pairings in a draft round: two table numbers (≥ 1), the seat to swap (A or B, default B)
+    and an optional reason (at most 2000 characters); ``round_swap_pairings`` checks the tables.
+    """
+
     table_x = forms.IntegerField(label=_("Table"), min_value=1)
     table_y = forms.IntegerField(label=_("Other table"), min_value=1)
     swap = forms.ChoiceField(
@@ -294,6 +331,10 @@ def _entry_choices(a: tuple[int, str], b: tuple[int, str]) -> list[tuple[str, st
 
 
 class DieRollForm(forms.Form):
+    """The judge's die roll at a table: ``winner`` (player 1; one of the two entries ``a``, ``b``
+    passed in as ``(id, name)``) and whether both agreed to roll again for game 3.
+    """
+
     winner = forms.TypedChoiceField(
         label=_("Die roll winner (player 1)"), coerce=int, widget=forms.RadioSelect
     )

@@ -27,6 +27,13 @@ class ServiceErrorOutputSerializer(serializers.Serializer):
 
 
 class TournamentCreateInputSerializer(serializers.Serializer):
+    """Body of POST /api/tournaments/: name, format slug, kind and optional settings.
+
+    Shapes only (games per match 1–9, planned rounds 1–50, ``scoring``: point setting → integer
+    ≥ 0); ``services.tournament_create`` fills the defaults from the format and rejects unknown
+    tiebreakers, policies or scoring keys (400).
+    """
+
     name = serializers.CharField(max_length=200)
     format = serializers.SlugField(max_length=64, help_text=_("Format slug, e.g. hkk."))
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="individual")
@@ -41,6 +48,10 @@ class TournamentCreateInputSerializer(serializers.Serializer):
 
 
 class TournamentOutputSerializer(serializers.Serializer):
+    """A tournament in the responses of the tournament list, create, detail and state-transition
+    endpoints; ``scoring`` maps the seven point settings (``match_win_points`` … ``bye_games_won``).
+    """
+
     id = serializers.IntegerField()
     name = serializers.CharField()
     format = serializers.CharField(source="format.slug")
@@ -92,6 +103,10 @@ class EntryCreateInputSerializer(serializers.Serializer):
 
 
 class DeckSummaryOutputSerializer(serializers.Serializer):
+    """A member's current deck list in brief (version, legality, lock, rule card), nested as
+    ``deck`` in the members of :class:`EntryOutputSerializer`.
+    """
+
     id = serializers.IntegerField()
     version = serializers.IntegerField()
     legal = serializers.BooleanField()
@@ -120,6 +135,10 @@ class MemberOutputSerializer(serializers.Serializer):
 
 
 class EntryOutputSerializer(serializers.Serializer):
+    """An entry (``api_selectors.EntryView``) with its members, deck status (legal, override,
+    illegal, missing) and drop state: GET/POST .../entries/ and POST .../register/.
+    """
+
     id = serializers.IntegerField()
     name = serializers.CharField()
     registered_round = serializers.IntegerField(source="entry.registered_round")
@@ -146,6 +165,12 @@ class DeckSubmitInputSerializer(serializers.Serializer):
 
 
 class DeckSubmissionOutputSerializer(serializers.Serializer):
+    """One stored version of a member's deck list (GET/POST .../entries/{entry_id}/decks/).
+
+    ``legal`` is ``validator_legal`` unless ``extra_errors`` (e.g. ``pair_rule_card_mismatch``)
+    make it illegal; ``result`` holds the validator's errors and warnings.
+    """
+
     id = serializers.IntegerField()
     entry = serializers.IntegerField(source="member.entry_id")
     player = serializers.IntegerField(source="member.player_id")
@@ -166,14 +191,26 @@ class DeckSubmissionOutputSerializer(serializers.Serializer):
 
 
 class OverrideInputSerializer(serializers.Serializer):
+    """Body of POST .../entries/{entry_id}/override/: the organiser's ``reason`` (required, at most
+    2000 characters) for letting the entry be paired without a legal list.
+    """
+
     reason = serializers.CharField(max_length=2000)
 
 
 class DropInputSerializer(serializers.Serializer):
+    """Body of POST .../entries/{entry_id}/drop/: optional ``after_round`` (≥ 0; default the last
+    round already paired).
+    """
+
     after_round = serializers.IntegerField(min_value=0, required=False)
 
 
 class EntryStateOutputSerializer(serializers.Serializer):
+    """An entry's own fields after an override or drop: registered round, ``dropped_after_round``
+    and the override reason (responses of .../override/ and .../drop/).
+    """
+
     id = serializers.IntegerField()
     name = serializers.CharField()
     registered_round = serializers.IntegerField()
@@ -194,11 +231,19 @@ class SelfRegisterInputSerializer(serializers.Serializer):
 
 
 class StaffAppointInputSerializer(serializers.Serializer):
+    """Body of POST .../staff/: the ``username`` to appoint and the ``role`` (``organiser`` or
+    ``judge``).
+    """
+
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=StaffRole.Role.choices)
 
 
 class StaffOutputSerializer(serializers.Serializer):
+    """A staff appointment (``StaffRole``): user id and username, role and its translated label,
+    appointment time (GET/POST .../staff/).
+    """
+
     user = serializers.IntegerField(source="user_id")
     username = serializers.CharField(source="user.get_username")
     role = serializers.ChoiceField(choices=StaffRole.Role.choices)
@@ -210,6 +255,10 @@ class StaffOutputSerializer(serializers.Serializer):
 
 
 class RoundSummaryOutputSerializer(serializers.Serializer):
+    """A round without its tables: number, status, seed and timestamps (GET .../rounds/); the base
+    of :class:`RoundDetailOutputSerializer`.
+    """
+
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Round.Status.choices)
     seed = serializers.IntegerField()
@@ -219,6 +268,10 @@ class RoundSummaryOutputSerializer(serializers.Serializer):
 
 
 class GameOutputSerializer(serializers.Serializer):
+    """One recorded game: right holder, waiver, who went first, winner (entry ids; ``winner`` null
+    for a draw) and ``version`` (1, plus one per correction).
+    """
+
     number = serializers.IntegerField()
     right_holder = serializers.IntegerField(source="right_holder_id")
     waived = serializers.BooleanField()
@@ -242,6 +295,11 @@ class RightOutputSerializer(serializers.Serializer):
 
 
 class MatchOutputSerializer(serializers.Serializer):
+    """A table of a round (``api_selectors.MatchView``): entries and names, die-roll choices, game
+    wins and draws, ``complete``, ``match_points`` (entry id → points, once complete), the games and
+    the first-player right for the next game. Used by the match, round, game and "me" endpoints.
+    """
+
     id = serializers.IntegerField(source="match.pk")
     table = serializers.IntegerField()
     entry_a = serializers.IntegerField(source="match.entry_a_id")
@@ -267,6 +325,10 @@ class MatchOutputSerializer(serializers.Serializer):
 
 
 class RelaxationOutputSerializer(serializers.Serializer):
+    """A pairing rule the Swiss engine had to relax for a round (``services.round_relaxations``):
+    stable ``code``, the entries concerned, ``params`` and a translated ``message``.
+    """
+
     code = serializers.CharField()
     entries = serializers.ListField(child=serializers.IntegerField())
     params = serializers.DictField()
@@ -274,6 +336,10 @@ class RelaxationOutputSerializer(serializers.Serializer):
 
 
 class ByNameOutputSerializer(serializers.Serializer):
+    """A row of a round's alphabetical pairings list (``api_selectors.pairings_by_name``): the
+    entry, its table and seat, and its opponent (``opponent`` null for a bye).
+    """
+
     entry = serializers.IntegerField()
     name = serializers.CharField()
     table = serializers.IntegerField()
@@ -283,6 +349,10 @@ class ByNameOutputSerializer(serializers.Serializer):
 
 
 class RoundDetailOutputSerializer(RoundSummaryOutputSerializer):
+    """A round with its relaxations, pair-down count, tables and by-name list: the response of GET
+    .../rounds/{number}/ and of pairing (201), swap, publish and finish.
+    """
+
     relaxations = RelaxationOutputSerializer(many=True)
     pair_downs = serializers.IntegerField()
     matches = MatchOutputSerializer(many=True)
@@ -290,11 +360,17 @@ class RoundDetailOutputSerializer(RoundSummaryOutputSerializer):
 
 
 class RoundQueuedOutputSerializer(serializers.Serializer):
+    """The 202 body of POST .../rounds/?async=1: ``queued`` (true) and the tournament id."""
+
     queued = serializers.BooleanField()
     tournament = serializers.IntegerField()
 
 
 class SwapInputSerializer(serializers.Serializer):
+    """Body of POST .../rounds/{number}/swap/: two table numbers (≥ 1), the seat to swap (``a`` or
+    ``b``) and an optional reason (at most 2000 characters).
+    """
+
     table_x = serializers.IntegerField(min_value=1)
     table_y = serializers.IntegerField(min_value=1)
     swap = serializers.ChoiceField(choices=["a", "b"], help_text=_("Seat to swap: a or b."))
@@ -302,11 +378,19 @@ class SwapInputSerializer(serializers.Serializer):
 
 
 class DieRollInputSerializer(serializers.Serializer):
+    """Body of POST .../matches/{match_id}/die-roll/: ``winner`` (entry id of player 1) and
+    ``reroll_game3_agreed`` (default false).
+    """
+
     winner = serializers.IntegerField(help_text=_("Entry id of the die-roll winner (player 1)."))
     reroll_game3_agreed = serializers.BooleanField(default=False)
 
 
 class Game3RollInputSerializer(serializers.Serializer):
+    """Body of POST .../matches/{match_id}/game3-roll/: ``winner``, the entry id of the game-3
+    re-roll winner.
+    """
+
     winner = serializers.IntegerField(help_text=_("Entry id of the game-3 re-roll winner."))
 
 
@@ -333,6 +417,10 @@ class GameRecordInputSerializer(serializers.Serializer):
 
 
 class GameRecordOutputSerializer(serializers.Serializer):
+    """Response of the game-recording endpoints: the recorded (or corrected) ``game`` and the
+    updated ``match``.
+    """
+
     game = GameOutputSerializer()
     match = MatchOutputSerializer()
 
@@ -352,10 +440,19 @@ class ReportGameSerializer(serializers.Serializer):
 
 
 class ReportSubmitInputSerializer(serializers.Serializer):
+    """Body of POST .../matches/{match_id}/reports/: ``games``, 1–9 reported games
+    (:class:`ReportGameSerializer`).
+    """
+
     games = ReportGameSerializer(many=True, min_length=1, max_length=9)
 
 
 class ReportOutputSerializer(serializers.Serializer):
+    """A player's result report (``ResultReport``): match, entry, reporter, reported games, status
+    (pending, accepted, disputed, superseded) and who resolved it when (reports, confirm and
+    disputes endpoints).
+    """
+
     id = serializers.IntegerField()
     match = serializers.IntegerField(source="match_id")
     entry = serializers.IntegerField(source="entry_id")
@@ -375,6 +472,10 @@ class ReportOutputSerializer(serializers.Serializer):
 
 
 class DisputeOutputSerializer(serializers.Serializer):
+    """A match with disputed result reports (``api_selectors.DisputeView``): round, table, both
+    entries and names, and the disputed reports (GET .../disputes/).
+    """
+
     match = serializers.IntegerField(source="match.pk")
     round = serializers.IntegerField()
     table = serializers.IntegerField(source="match.table")
@@ -389,6 +490,8 @@ class DisputeOutputSerializer(serializers.Serializer):
 
 
 class DeckCheckPickInputSerializer(serializers.Serializer):
+    """Body of POST .../rounds/{number}/deck-checks/pick/: an optional ``seed`` (0 to 2**63 - 1)."""
+
     seed = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -398,10 +501,17 @@ class DeckCheckPickInputSerializer(serializers.Serializer):
 
 
 class DeckCheckAddInputSerializer(serializers.Serializer):
+    """Body of POST .../rounds/{number}/deck-checks/: ``entry``, the id of the entry to check."""
+
     entry = serializers.IntegerField(help_text=_("Entry id to check."))
 
 
 class DeckCheckRecordInputSerializer(serializers.Serializer):
+    """Body of POST .../deck-checks/{check_id}/record/: ``outcome`` (``ok`` or ``problem``),
+    ``penalty`` (a ``DeckCheck.Penalty``, default ``none``) and ``notes`` (at most 4000
+    characters).
+    """
+
     outcome = serializers.ChoiceField(
         choices=[DeckCheck.Outcome.OK, DeckCheck.Outcome.PROBLEM],
         help_text=_("ok: the deck matches its list; problem: it does not."),
@@ -411,6 +521,10 @@ class DeckCheckRecordInputSerializer(serializers.Serializer):
 
 
 class DeckCheckOutputSerializer(serializers.Serializer):
+    """A deck check (``DeckCheck``): round number, entry, random or hand pick, seed, outcome,
+    penalty, notes, and who checked it when.
+    """
+
     id = serializers.IntegerField()
     round = serializers.IntegerField(source="round.number")
     entry = serializers.IntegerField(source="entry_id")
@@ -444,12 +558,20 @@ class MeOutputSerializer(serializers.Serializer):
 
 
 class TiebreakerOutputSerializer(serializers.Serializer):
+    """One tiebreaker of a standings row: ``code``, exact ``value`` (e.g. ``7/3``) and ``decimal``
+    (4 places, e.g. ``2.3333``).
+    """
+
     code = serializers.CharField()
     value = serializers.CharField(help_text=_("Exact value, e.g. 7/3."))
     decimal = serializers.CharField(help_text=_("Rounded to 4 decimals, e.g. 2.3333."))
 
 
 class StandingOutputSerializer(serializers.Serializer):
+    """A standings row (``api_selectors.StandingView``): rank, entry and name, match and game
+    points, matches played, dropped, and the tiebreakers in the tournament's order.
+    """
+
     rank = serializers.IntegerField()
     entry = serializers.IntegerField()
     name = serializers.CharField()

@@ -83,6 +83,9 @@ def _round_url(tournament: Tournament, number: int) -> str:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    """GET /tournaments/: the tournaments the visitor may see (``tournament_list_visible``: public
+    non-draft events for anyone, plus one's own, staffed and played events when signed in).
+    """
     tournaments = api_selectors.tournament_list_visible(user=request.user)
     return render(request, "tournaments/list.html", {"tournaments": tournaments})
 
@@ -94,6 +97,11 @@ def _format_choices() -> list[tuple[str, str]]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
+    """GET, POST /tournaments/new/ (signed-in users; the creator becomes the owner): the
+    :class:`TournamentCreateForm`. A valid POST runs ``tournament_create`` and
+    ``tournament_set_options`` in one transaction and redirects to the new event; a service error
+    is shown on the form.
+    """
     choices = _format_choices()
     default = settings.HKK_DEFAULT_FORMAT if settings.HKK_DEFAULT_FORMAT in dict(choices) else None
     form = TournamentCreateForm(
@@ -131,6 +139,10 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/: the event page for whoever may see it (404 otherwise): entries with
+    their deck status, the visible rounds, and the visitor's own membership; organisers also get
+    the add-entry and options forms and their actions, judges the links to their pages.
+    """
     tournament = _visible(request, tournament_id)
     manage = can_manage(request.user, tournament)
     rounds = api_selectors.rounds_visible(tournament=tournament, user=request.user)
@@ -213,6 +225,10 @@ def tournament_options(request: HttpRequest, tournament_id: int) -> HttpResponse
 @login_required
 @require_POST
 def round_pair_next(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/rounds/new/ (organisers; 403 otherwise): pair the next round as a
+    draft (``services.round_pair_next``) and open it; on a service error, back to the event page
+    with the message.
+    """
     tournament = _owned(request, tournament_id)
     rnd = _run(
         request,
@@ -227,6 +243,10 @@ def round_pair_next(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/add/ (organisers): register a player, or a pair team when seat
+    B is filled (:class:`EntryAddForm`); a late entry while running. Redirects to the event page
+    with a success or error message.
+    """
     tournament = _owned(request, tournament_id)
     form = EntryAddForm(request.POST)
     if not form.is_valid():
@@ -245,6 +265,10 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/entries/<entry_id>/deck/ (organisers): an entry's deck-list
+    history and :class:`DeckSubmitForm` to submit a member's list (``services.deck_submit``);
+    illegal lists are stored too, with a warning. 404 for an entry of another event.
+    """
     tournament = _owned(request, tournament_id)
     try:
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
@@ -284,6 +308,10 @@ def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
 @login_required
 @require_POST
 def entry_override(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/override/ (organisers): let the entry be paired
+    without a legal list, with the :class:`ReasonForm` reason (a blank one is refused by the
+    service). Redirects to the event page.
+    """
     tournament = _owned(request, tournament_id)
     form = ReasonForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
@@ -302,6 +330,9 @@ def entry_override(request: HttpRequest, tournament_id: int, entry_id: int) -> H
 @login_required
 @require_POST
 def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/drop/ (organisers): drop the entry from the next
+    round on (``services.entry_drop`` with its default round). Redirects to the event page.
+    """
     tournament = _owned(request, tournament_id)
     try:
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
@@ -353,6 +384,10 @@ def round_by_name(request: HttpRequest, tournament_id: int, number: int) -> Http
 @login_required
 @require_POST
 def round_swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """POST /tournaments/<id>/rounds/<number>/swap/ (organisers): swap the seat-A or seat-B entries
+    of two tables of a draft round (:class:`SwapForm`, ``services.round_swap_pairings``).
+    Redirects to the round page with a success or error message.
+    """
     tournament = _owned(request, tournament_id)
     rnd = _round(request, tournament, number)
     form = SwapForm(request.POST)
@@ -533,6 +568,9 @@ def _game_form(view: api_selectors.MatchView, a: tuple[int, str], b: tuple[int, 
 
 
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/standings/: the standings (rank, points, the tournament's tiebreaker
+    columns) for whoever may see the event (404 otherwise).
+    """
     tournament = _visible(request, tournament_id)
     rows = api_selectors.standing_views(
         tournament=tournament, rows=services.standings_compute(tournament=tournament)

@@ -83,6 +83,10 @@ def _checks_url(tournament_id: int, number: int) -> str:
 @login_required
 @require_GET
 def deck_checks(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """GET /tournaments/<id>/rounds/<number>/deck-checks/ (judges and organisers): the round's deck
+    checks, each with the entry's lists and a :class:`DeckCheckRecordForm`, and a
+    :class:`DeckCheckAddForm` for the round's entries not yet picked.
+    """
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     checks = deck_checks_of(round=rnd)
@@ -112,6 +116,10 @@ def deck_checks(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
 @login_required
 @require_POST
 def deck_checks_pick(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """POST /tournaments/<id>/rounds/<number>/deck-checks/pick/ (judges and organisers): pick the
+    round's random deck checks with a fresh seed (``services.deck_checks_pick``; a repeat keeps
+    the first pick). Redirects to the deck-check page.
+    """
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     run(
@@ -125,6 +133,10 @@ def deck_checks_pick(request: HttpRequest, tournament_id: int, number: int) -> H
 @login_required
 @require_POST
 def deck_check_add(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """POST /tournaments/<id>/rounds/<number>/deck-checks/add/ (judges and organisers): add the
+    chosen entry of the round to the deck checks (``services.deck_check_add``). Redirects to the
+    deck-check page with a success or error message.
+    """
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     entries = [(e.pk, e.name) for e in round_entries(round=rnd)]
@@ -146,6 +158,10 @@ def deck_check_add(request: HttpRequest, tournament_id: int, number: int) -> Htt
 def deck_check_record(
     request: HttpRequest, tournament_id: int, number: int, check_id: int
 ) -> HttpResponse:
+    """POST /tournaments/<id>/rounds/<number>/deck-checks/<check_id>/ (judges and organisers):
+    record the check's outcome, penalty and notes (``services.deck_check_record``); 404 for a check
+    of another round. Redirects to that check on the deck-check page.
+    """
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     check = deck_check_get(round=rnd, check_id=check_id)

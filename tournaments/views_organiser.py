@@ -58,6 +58,9 @@ def _staff_url(tournament_id: int) -> str:
 @login_required
 @require_GET
 def staff(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/staff/ (organisers; 403 otherwise): the co-organisers and judges; the
+    owner also gets the :class:`StaffAppointForm`.
+    """
     tournament = managed_tournament(request, tournament_id)
     appoint = can_appoint_staff(request.user, tournament)
     context = {
@@ -80,6 +83,10 @@ def _owner_tournament(request: HttpRequest, tournament_id: int):
 @login_required
 @require_POST
 def staff_appoint(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/staff/appoint/ (the owner only; 403 otherwise): appoint the user named
+    in :class:`StaffAppointForm` (case-insensitive username) or change their role. Redirects to
+    the staff page with a success or error message.
+    """
     tournament = _owner_tournament(request, tournament_id)
     form = StaffAppointForm(request.POST)
     if not form.is_valid():
@@ -105,6 +112,9 @@ def staff_appoint(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def staff_remove(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/staff/remove/ (the owner only): remove the named user's staff role
+    (``services.staff_remove``). Redirects to the staff page with a success or error message.
+    """
     tournament = _owner_tournament(request, tournament_id)
     form = StaffRemoveForm(request.POST)
     user = user_by_username(form.cleaned_data["username"]) if form.is_valid() else None
@@ -152,5 +162,8 @@ def print_slips(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
 @login_required
 @require_GET
 def print_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/print/standings.pdf (judges and organisers): the standings as a PDF,
+    shown inline.
+    """
     tournament = judged_tournament(request, tournament_id)
     return _pdf(printouts.standings_pdf(tournament=tournament), f"standings-{tournament.pk}.pdf")

@@ -22,6 +22,10 @@ REFRESH_SECONDS = 30
 
 @require_GET
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/live/: the tables of the latest published or finished round and the
+    standings, for whoever may see the event (404 otherwise); ``?partial=1`` returns only the
+    content fragment the page's script swaps in every ``REFRESH_SECONDS``.
+    """
     tournament = visible_tournament(request, tournament_id)
     rnd = current_round(tournament=tournament)
     context = {

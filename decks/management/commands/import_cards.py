@@ -20,6 +20,12 @@ ERROR_STATUS = 2
 
 
 class Command(BaseCommand):
+    """``import_cards GAME FILE``: parse ``FILE`` with the game's importer (``decks.loaders``) and
+    sync the catalogue (``catalogue_sync``) in one transaction, then print the created / updated /
+    unchanged counts. Exit status 2 (``CommandError``) for an unknown game, a missing, malformed or
+    empty file; nothing is written then.
+    """
+
     help = _("Import a full card catalogue file for one game (e.g. HKK publisher JSON).")
 
     def add_arguments(self, parser):

@@ -27,6 +27,13 @@ EXIT_UNUSABLE = 2
 
 
 class Command(BaseCommand):
+    """``validate_deck PATH --format SLUG [--json] [--date YYYY-MM-DD] [--lang CODE]``: validate a
+    deck-list file (``decks.services.deck_validate``) and print a report or one JSON object.
+
+    Exit status 0 legal, 1 illegal (``sys.exit``), 2 unusable input (``CommandError``: unreadable
+    or non-text file, unknown format, bad date, unusable list).
+    """
+
     help = "Validate a deck list file against a format (exit 0 legal, 1 illegal, 2 bad input)."
 
     def add_arguments(self, parser: CommandParser) -> None:

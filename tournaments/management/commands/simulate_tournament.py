@@ -241,6 +241,12 @@ def _play_match(match: Any, rng: random.Random) -> None:
 
 
 class Command(BaseCommand):
+    """``simulate_tournament --players N --rounds R [--seed S] [--pairs] [--format SLUG] [--keep]``:
+    run :func:`simulate` in one transaction, roll it back unless ``--keep``, and print the event's
+    export as JSON (``--json`` changes nothing). Loads the bundled catalogue when the format's game
+    has no cards. Bad arguments and service errors (``code: message``) are ``CommandError``.
+    """
+
     help = _("Simulate a whole tournament with random results on real decks; prints JSON.")
 
     def add_arguments(self, parser):
