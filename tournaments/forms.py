@@ -263,11 +263,14 @@ class DeckCheckAddForm(forms.Form):
 
 class DeckCheckRecordForm(forms.Form):
     """A deck check's result: ``outcome`` and ``penalty`` (the ``DeckCheck`` choices) and optional
-    ``notes`` (at most 4000 characters); ``services.deck_check_record`` refuses a ``pending``
-    outcome and a penalty without a problem.
+    ``notes`` (at most 4000 characters). ``pending`` is not offered: recording means the check
+    was done; ``services.deck_check_record`` also refuses a penalty without a problem.
     """
 
-    outcome = forms.ChoiceField(label=_("Outcome"), choices=DeckCheck.Outcome.choices)
+    outcome = forms.ChoiceField(
+        label=_("Outcome"),
+        choices=[c for c in DeckCheck.Outcome.choices if c[0] != DeckCheck.Outcome.PENDING],
+    )
     penalty = forms.ChoiceField(label=_("Penalty"), choices=DeckCheck.Penalty.choices)
     notes = forms.CharField(
         label=_("Notes"),

@@ -174,10 +174,14 @@ def tournament_matches(tournament: Tournament) -> list[Match]:
 def match_records(
     tournament: Tournament, *, matches: Iterable[Match] | None = None
 ) -> list[MatchRecord]:
-    """Domain records of the *complete* matches (byes included): standings count only
-    confirmed results (TOURNAMENT-PRACTICE.md §8.3)."""
+    """Domain records of the *complete* matches (byes included) of published and finished
+    rounds: standings count only confirmed results (TOURNAMENT-PRACTICE.md §8.3), and a draft
+    round (its pairings may still be swapped, nobody may see them) counts nothing, not even
+    its bye."""
     records = []
     for m in tournament_matches(tournament) if matches is None else matches:
+        if m.round.status == Round.Status.DRAFT:
+            continue
         games = match_games(m)
         if not match_score(m, games).complete:
             continue

@@ -623,3 +623,21 @@ def test_relaxations_are_explained():
     with translation.override("en"):
         explained = services.round_relaxations(rnd2)
     assert "again" in explained[0]["message"] and "P1" in explained[0]["message"]
+
+
+def test_a_draft_round_counts_nothing_in_the_standings_not_even_its_bye():
+    t, _entries = make_tournament(entries=3, decks=False)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_pair_next(tournament=t, seed=1)
+    assert rnd.matches.filter(entry_b__isnull=True).count() == 1
+    assert all(row.match_points == 0 for row in services.standings_compute(tournament=t))
+    services.round_publish(round=rnd)
+    assert sorted(r.match_points for r in services.standings_compute(tournament=t)) == [0, 0, 3]
+
+
+def test_no_deck_override_once_the_event_is_finished():
+    t, entries = make_tournament(entries=2, decks=False)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    with pytest.raises(InvalidState) as exc:
+        services.entry_override_deck(entry=entries[0], reason="late")
+    assert exc.value.code == "tournament_status"

@@ -441,9 +441,11 @@ def entry_drop(*, entry: Entry, after_round: int | None = None) -> Entry:
 def entry_override_deck(*, entry: Entry, reason: str, by: Any = None) -> Entry:
     """Let an entry be paired without a legal list; the reason and organiser are recorded.
 
-    Raises ``ValidationFailed("reason_required")`` for an empty reason.
+    Raises ``ValidationFailed("reason_required")`` for an empty reason,
+    ``InvalidState("tournament_status")`` once the event is finished.
     """
-    lock_tournament(entry.tournament_id)
+    tournament = lock_tournament(entry.tournament_id)
+    require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     if not (reason or "").strip():
         raise ValidationFailed(
             "reason_required", _("Give a reason for the override."), {"field": "reason"}
