@@ -43,6 +43,16 @@ class TournamentCreateForm(forms.Form):
         required=False,
         help_text=_("Empty: suggested from the number of entries at the start."),
     )
+    late_entry_cutoff_round = forms.IntegerField(
+        label=_("Late entries up to round"),
+        min_value=1,
+        max_value=50,
+        required=False,
+        help_text=_(
+            "Players may still join, with zero points, before this round is paired. "
+            "Empty: no late entries once the event has started."
+        ),
+    )
 
     tiebreaker_1 = forms.ChoiceField(label=_("1st tiebreaker"), required=False)
     tiebreaker_2 = forms.ChoiceField(label=_("2nd tiebreaker"), required=False)

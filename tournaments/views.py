@@ -119,6 +119,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                     games_per_match=data["games_per_match"],
                     stop_at_two_wins=data["stop_at_two_wins"],
                     planned_rounds=data["planned_rounds"],
+                    late_entry_cutoff_round=data["late_entry_cutoff_round"],
                     tiebreakers=data["tiebreakers"],
                     first_player_policy=data["first_player_policy"] or None,
                 )

@@ -298,9 +298,11 @@ def test_create_event_with_every_option(world):
             "first_player_policy": "loser_chooses",
             "decklists_published": "on",
             "deck_check_percent": 25,
+            "late_entry_cutoff_round": 3,
         },
     )
     t = Tournament.objects.get(name="Tavaszi kupa")
+    assert t.late_entry_cutoff_round == 3
     assert r.status_code == 302
     assert t.tiebreakers == ["game_points", "buchholz"]
     assert t.first_player_policy == "loser_chooses" and t.stop_at_two_wins
