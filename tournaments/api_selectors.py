@@ -344,6 +344,19 @@ def next_right_view(match: Match, games: list[Any], policy: str) -> RightView | 
     )
 
 
+def _match_view(m: Match, names: dict[int, str], tournament: Tournament) -> MatchView:
+    """One table's view: names, games, score and the next first-player right."""
+    games = selectors.match_games(m)
+    return MatchView(
+        match=m,
+        a_name=names.get(m.entry_a_id, ""),
+        b_name=names.get(m.entry_b_id, "") if m.entry_b_id else "",
+        games=games,
+        score=selectors.match_score(m, games),
+        right=next_right_view(m, games, tournament.first_player_policy),
+    )
+
+
 def round_match_views(*, round: Round) -> list[MatchView]:  # noqa: A002
     """Every table of ``round`` in table order, games prefetched: three queries in all."""
     tournament = round.tournament
@@ -352,17 +365,7 @@ def round_match_views(*, round: Round) -> list[MatchView]:  # noqa: A002
     views = []
     for m in matches:
         m.round = round
-        games = selectors.match_games(m)
-        views.append(
-            MatchView(
-                match=m,
-                a_name=names.get(m.entry_a_id, ""),
-                b_name=names.get(m.entry_b_id, "") if m.entry_b_id else "",
-                games=games,
-                score=selectors.match_score(m, games),
-                right=next_right_view(m, games, tournament.first_player_policy),
-            )
-        )
+        views.append(_match_view(m, names, tournament))
     return views
 
 
@@ -518,17 +521,7 @@ def my_matches(*, tournament: Tournament, user: Any) -> list[MatchView]:
     views = []
     for m in matches:
         m.round.tournament = tournament
-        games = selectors.match_games(m)
-        views.append(
-            MatchView(
-                match=m,
-                a_name=names.get(m.entry_a_id, ""),
-                b_name=names.get(m.entry_b_id, "") if m.entry_b_id else "",
-                games=games,
-                score=selectors.match_score(m, games),
-                right=next_right_view(m, games, tournament.first_player_policy),
-            )
-        )
+        views.append(_match_view(m, names, tournament))
     return views
 
 
