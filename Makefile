@@ -54,9 +54,12 @@ test: install-dev browser-deps
 messages: | $(BIN)/python
 	$(BIN)/python manage.py makemessages -l hu --ignore=.venv --ignore=var --no-obsolete
 
+# ruff, formatting, mypy (strict for the domain packages) and the import contracts (pyproject.toml).
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+	$(BIN)/lint-imports
 
 bench: install-dev
 	$(BIN)/python bench/validate.py

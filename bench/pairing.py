@@ -27,18 +27,21 @@ import sys
 import time
 import tracemalloc
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from swisspair import Player, create_matches  # noqa: E402
+from swisspair import Player, create_matches
 
-from tournaments.domain.standings import HKK_TIEBREAKERS, compute_standings  # noqa: E402
-from tournaments.domain.swiss import pair_round  # noqa: E402
-from tournaments.domain.types import (  # noqa: E402
+from tournaments.domain.standings import HKK_TIEBREAKERS, compute_standings
+from tournaments.domain.swiss import pair_round
+from tournaments.domain.types import (
     GameRecord,
     MatchRecord,
     PairingCandidate,
+    PairingResult,
     Scoring,
 )
 
@@ -59,26 +62,94 @@ def _lower_bound(points: list[int]) -> int:
     return odd // 2
 
 
-def _run_size(n: int, seed: int) -> dict[str, object]:
-    rng = random.Random(seed * 100_003 + n)
-    scoring = Scoring()
-    entries = list(range(1, n + 1))
-    matches: list[MatchRecord] = []
-    opponents: dict[int, set[int]] = {e: set() for e in entries}
-    byes: dict[int, int] = dict.fromkeys(entries, 0)
-    rounds = int(math.log2(n)) + 1
-    ours: list[float] = []
-    theirs: list[float] = []
-    stats = Counter()
-    tracemalloc_peak = 0
-    for rnd in range(1, rounds + 1):
-        rows = compute_standings(entries, matches, scoring=scoring, tiebreakers=HKK_TIEBREAKERS)
-        cands = [
+@dataclass
+class _Event:
+    """The simulated event's history (what we played) and the counters of both engines."""
+
+    entries: list[int]
+    matches: list[MatchRecord] = field(default_factory=list)
+    opponents: dict[int, set[int]] = field(default_factory=dict)
+    byes: dict[int, int] = field(default_factory=dict)
+    stats: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def of_size(cls, n: int) -> _Event:
+        entries = list(range(1, n + 1))
+        return cls(
+            entries=entries,
+            opponents={e: set() for e in entries},
+            byes=dict.fromkeys(entries, 0),
+        )
+
+    def candidates(self, scoring: Scoring) -> list[PairingCandidate]:
+        """The entries ranked by ``compute_standings`` (HKK tiebreakers), rank 1 first."""
+        rows = compute_standings(
+            self.entries, self.matches, scoring=scoring, tiebreakers=HKK_TIEBREAKERS
+        )
+        return [
             PairingCandidate(
-                r.entry, r.match_points, frozenset(opponents[r.entry]), byes[r.entry], i
+                r.entry, r.match_points, frozenset(self.opponents[r.entry]), self.byes[r.entry], i
             )
             for i, r in enumerate(rows, start=1)
         ]
+
+    def play(self, result: PairingResult, rnd: int, rng: random.Random) -> None:
+        """Play our pairing of round ``rnd`` (a ``pair_round`` result), counting repeats."""
+        for p in result.pairings:
+            if p.b is None:
+                self.stats["ours_repeat_byes"] += self.byes[p.a] > 0
+                self.byes[p.a] += 1
+                self.matches.append(MatchRecord(rnd, p.a, None))
+                continue
+            self.stats["ours_rematches"] += p.b in self.opponents[p.a]
+            self.opponents[p.a].add(p.b)
+            self.opponents[p.b].add(p.a)
+            self.matches.append(_play(rnd, p.a, p.b, rng))
+
+
+def _swisspair_round(event: _Event, cands: list[PairingCandidate], rnd: int) -> float:
+    """Pair the same history with ``swisspair``, count its rematches, repeat byes, pair-downs
+    and dead ends in ``event.stats``; return its time in seconds (the pairing is not played)."""
+    players = [
+        Player(
+            id=str(c.id),
+            points=c.match_points,
+            rank=c.rank,
+            can_get_bye=c.byes == 0,
+            cannot_be_paired_against_ids={str(o) for o in c.opponents},
+        )
+        for c in cands
+    ]
+    points = {c.id: c.match_points for c in cands}
+    start = time.perf_counter()
+    try:
+        sp = create_matches(players)
+    except RuntimeError:
+        event.stats["sp_dead_ends"] += 1
+        sp = []
+    seconds = time.perf_counter() - start
+    for m in sp:
+        if m.p2 is None:
+            event.stats["sp_repeat_byes"] += event.byes[int(m.p1.id)] > 0
+            continue
+        a, b = int(m.p1.id), int(m.p2.id)
+        event.stats["sp_rematches"] += b in event.opponents[a]
+        if rnd > 1:
+            event.stats["sp_pair_downs"] += points[a] != points[b]
+    return seconds
+
+
+def _run_size(n: int, seed: int) -> dict[str, Any]:
+    """Simulate one event of ``n`` entries; both engines' times and counters per round."""
+    rng = random.Random(seed * 100_003 + n)
+    scoring = Scoring()
+    event = _Event.of_size(n)
+    rounds = int(math.log2(n)) + 1
+    ours: list[float] = []
+    theirs: list[float] = []
+    tracemalloc_peak = 0
+    for rnd in range(1, rounds + 1):
+        cands = event.candidates(scoring)
         seed_round = rng.randrange(2**32)
         start = time.perf_counter()
         result = pair_round(cands, rng=random.Random(seed_round), round_number=rnd)
@@ -89,48 +160,11 @@ def _run_size(n: int, seed: int) -> dict[str, object]:
             tracemalloc_peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
         if rnd > 1:
-            stats["lower_bound"] += _lower_bound([c.match_points for c in cands])
-        stats["ours_pair_downs"] += result.pair_downs
-        stats["ours_relaxations"] += len(result.relaxations)
-
-        # swisspair on the same history
-        players = [
-            Player(
-                id=str(c.id),
-                points=c.match_points,
-                rank=c.rank,
-                can_get_bye=c.byes == 0,
-                cannot_be_paired_against_ids={str(o) for o in c.opponents},
-            )
-            for c in cands
-        ]
-        points = {c.id: c.match_points for c in cands}
-        start = time.perf_counter()
-        try:
-            sp = create_matches(players)
-        except RuntimeError:
-            stats["sp_dead_ends"] += 1
-            sp = []
-        theirs.append(time.perf_counter() - start)
-        for m in sp:
-            if m.p2 is None:
-                stats["sp_repeat_byes"] += byes[int(m.p1.id)] > 0
-                continue
-            a, b = int(m.p1.id), int(m.p2.id)
-            stats["sp_rematches"] += b in opponents[a]
-            if rnd > 1:
-                stats["sp_pair_downs"] += points[a] != points[b]
-
-        for p in result.pairings:
-            if p.b is None:
-                stats["ours_repeat_byes"] += byes[p.a] > 0
-                byes[p.a] += 1
-                matches.append(MatchRecord(rnd, p.a, None))
-                continue
-            stats["ours_rematches"] += p.b in opponents[p.a]
-            opponents[p.a].add(p.b)
-            opponents[p.b].add(p.a)
-            matches.append(_play(rnd, p.a, p.b, rng))
+            event.stats["lower_bound"] += _lower_bound([c.match_points for c in cands])
+        event.stats["ours_pair_downs"] += result.pair_downs
+        event.stats["ours_relaxations"] += len(result.relaxations)
+        theirs.append(_swisspair_round(event, cands, rnd))
+        event.play(result, rnd, rng)
     return {
         "n": n,
         "rounds": rounds,
@@ -140,7 +174,7 @@ def _run_size(n: int, seed: int) -> dict[str, object]:
         "sp_worst": max(theirs),
         "tracemalloc_peak": tracemalloc_peak,
         "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-        **stats,
+        **event.stats,
     }
 
 

@@ -3,7 +3,7 @@
 Usage::
 
     .venv/bin/python bench/validate.py [--lists 2000] [--seed 7]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/h5 .venv/bin/python bench/validate.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/hkk .venv/bin/python bench/validate.py
 
 Database: never the one you work in. With a PostgreSQL ``DATABASE_URL`` the script uses a
 throwaway database named ``<name>bench`` (``--db-name`` overrides) on the same server, creating
@@ -19,8 +19,8 @@ name that triggers fuzzy suggestions, a fifth copy, or too few cards).
 Measured (printed as one table):
 
 a. pure domain: ``validate_text`` with the prebuilt ``CardIndex`` and ``FormatSpec``;
-b. service: ``decks.services.deck_validate`` on the configured database (format and index
-   caches warm, as in a running server);
+b. service: ``decks.services.validation.deck_validate`` on the configured database (format and
+   index caches warm, as in a running server);
 c. API: Django test ``Client`` ``POST /api/decks/validate/`` (JSON), whole middleware stack,
    ``DEBUG`` off.
 
@@ -42,6 +42,7 @@ import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,7 +161,7 @@ def generate_lists(cards: Sequence, count: int, seed: int) -> list[str]:
 # --- measuring ------------------------------------------------------------------------------
 
 
-def measure(label: str, fn: Callable[[str], object], lists: Sequence[str]) -> dict[str, object]:
+def measure(label: str, fn: Callable[[str], object], lists: Sequence[str]) -> dict[str, Any]:
     """Time ``fn`` on every list (untraced), then trace one more pass for peak memory."""
     for text in lists[:20]:  # warm caches (format spec, index, suggestion choices)
         fn(text)
@@ -189,55 +190,31 @@ def measure(label: str, fn: Callable[[str], object], lists: Sequence[str]) -> di
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lists", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--db-name", default=None, help="Throwaway database name.")
-    args = parser.parse_args(argv)
-
-    db_label = _choose_database(args.db_name)
-    _setup_django()
-
+def _time_catalogue_load() -> float:
+    """Time ``load_catalogue`` fresh (all cards deleted first) and as an unchanged re-run; print
+    both and return the fresh load's seconds."""
     from django.core.management import call_command
-    from django.db import connection
-    from django.test import Client
 
-    from decks import catalogue
-    from decks.domain.validate import validate_text
     from decks.models import Card, CatalogueVersion, Edition
-    from decks.services import deck_validate
 
-    print(f"Database: {db_label} ({connection.vendor})")
-    call_command("migrate", verbosity=0)
-
-    # Catalogue load: fresh (cards deleted first), then an idempotent re-run.
     Card.objects.all().delete()
     Edition.objects.all().delete()
     CatalogueVersion.bump()
-    t0 = time.perf_counter()
-    call_command("load_catalogue", verbosity=0, stdout=open(os.devnull, "w"))  # noqa: SIM115
-    fresh = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    call_command("load_catalogue", verbosity=0, stdout=open(os.devnull, "w"))  # noqa: SIM115
-    rerun = time.perf_counter() - t0
+    with open(os.devnull, "w") as devnull:
+        t0 = time.perf_counter()
+        call_command("load_catalogue", verbosity=0, stdout=devnull)
+        fresh = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        call_command("load_catalogue", verbosity=0, stdout=devnull)
+        rerun = time.perf_counter() - t0
     print(f"load_catalogue: fresh {fresh:.2f} s (target < 3 s), unchanged re-run {rerun:.2f} s")
+    return fresh
 
-    catalogue.clear_caches()
-    t0 = time.perf_counter()
-    index = catalogue.get_card_index()
-    index_s = time.perf_counter() - t0
-    spec = catalogue.format_spec("wow-constructed")
-    cards = catalogue.cards_for_game("wow")
-    print(f"card index: {len(index)} cards built in {index_s * 1000:.0f} ms")
 
-    lists = generate_lists(cards, args.lists, args.seed)
-    sample = [validate_text(t, spec=spec, index=index) for t in lists]
-    legal = sum(1 for r in sample if r.legal)
-    print(
-        f"{len(lists)} WoW lists, {legal} legal / {len(lists) - legal} illegal, "
-        f"{statistics.mean(len(t.splitlines()) for t in lists):.0f} lines on average"
-    )
+def _api_validator() -> Callable[[str], object]:
+    """``POST /api/decks/validate/`` (JSON, WoW Constructed) through the Django test client;
+    raises ``RuntimeError`` on any answer but 200."""
+    from django.test import Client
 
     client = Client()
 
@@ -253,13 +230,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise RuntimeError(f"API answered {response.status_code}: {response.content[:200]!r}")
         return response
 
-    rows = [
-        measure("a. pure domain", lambda t: validate_text(t, spec=spec, index=index), lists),
-        measure(
-            "b. service", lambda t: deck_validate(format_slug="wow-constructed", text=t), lists
-        ),
-        measure("c. API POST", api, lists),
-    ]
+    return api
+
+
+def _print_table(rows: list[dict[str, Any]]) -> None:
+    """One line per measured path (``measure`` results), then the process's max RSS."""
     print()
     print(f"{'path':<16} {'lists/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'peak MiB':>9}")
     for row in rows:
@@ -269,6 +244,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\nprocess max RSS: {rss:.0f} MiB")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; exit status 0 when every target is met, else 1."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lists", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--db-name", default=None, help="Throwaway database name.")
+    args = parser.parse_args(argv)
+
+    db_label = _choose_database(args.db_name)
+    _setup_django()
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    from decks.domain.validate import validate_text
+    from decks.selectors.cache import clear_caches
+    from decks.selectors.cards import cards_for_game, get_card_index
+    from decks.selectors.formats import format_spec
+    from decks.services.validation import deck_validate
+
+    print(f"Database: {db_label} ({connection.vendor})")
+    call_command("migrate", verbosity=0)
+    fresh = _time_catalogue_load()
+
+    clear_caches()
+    t0 = time.perf_counter()
+    index = get_card_index()
+    index_s = time.perf_counter() - t0
+    spec = format_spec("wow-constructed")
+    cards = cards_for_game("wow")
+    print(f"card index: {len(index)} cards built in {index_s * 1000:.0f} ms")
+
+    lists = generate_lists(cards, args.lists, args.seed)
+    sample = [validate_text(t, spec=spec, index=index) for t in lists]
+    legal = sum(1 for r in sample if r.legal)
+    print(
+        f"{len(lists)} WoW lists, {legal} legal / {len(lists) - legal} illegal, "
+        f"{statistics.mean(len(t.splitlines()) for t in lists):.0f} lines on average"
+    )
+
+    rows = [
+        measure("a. pure domain", lambda t: validate_text(t, spec=spec, index=index), lists),
+        measure(
+            "b. service", lambda t: deck_validate(format_slug="wow-constructed", text=t), lists
+        ),
+        measure("c. API POST", _api_validator(), lists),
+    ]
+    _print_table(rows)
     ok = rows[0]["lists_per_s"] >= 1000 and rows[2]["p99_ms"] < 20 and fresh < 3
     print("targets met" if ok else "TARGETS MISSED")
     return 0 if ok else 1

@@ -5,7 +5,16 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from decks.models import BanList, BanListEntry, Card, CatalogueVersion, Edition, Format, Game
+from decks.models import (
+    BanList,
+    BanListEntry,
+    Card,
+    CatalogueVersion,
+    Edition,
+    Format,
+    Game,
+    GameStartEffect,
+)
 
 
 @admin.register(Game)
@@ -124,10 +133,6 @@ class CatalogueVersionAdmin(admin.ModelAdmin):
         return False
 
 
-# --- Game-start effects (issue 5) ---
-from decks.models import GameStartEffect  # noqa: E402
-
-
 @admin.register(GameStartEffect)
 class GameStartEffectAdmin(admin.ModelAdmin):
     """Organiser-editable rule card / follower effects used by the game-start calculator."""
@@ -147,6 +152,3 @@ class GameStartEffectAdmin(admin.ModelAdmin):
     list_filter = ["kind", "scope", "values_known", "works_at_start"]
     search_fields = ["name", "normalized_name", "source"]
     readonly_fields = ["normalized_name", "updated_at"]
-
-
-# --- end of game-start effects (issue 5) ---

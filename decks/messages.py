@@ -1,4 +1,4 @@
-"""Violation code -> translated, parameterised message (../shared/STYLE.md §5.12).
+"""Violation code -> translated, parameterised message.
 
 The domain (``decks.domain``) emits stable codes with JSON-serialisable params
 (``decks.domain.codes``; the Blue Moon codes of ``decks.domain.rules.bluemoon``). This module
@@ -8,7 +8,8 @@ language when :func:`message_for` is called (so one cached result renders in Hun
 one request and English for the next).
 
 Adding a code: add an entry to :data:`MESSAGES` and a Hungarian translation; the test
-``tests/decks/test_services.py::test_every_violation_code_has_a_message`` fails until you do.
+``test_every_violation_code_has_a_message`` (tests/services/decks/test_validation.py) fails until
+you do.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Typed readers for environment variables that fail loudly on bad values.
 
-Every setting that differs between machines comes from the environment through these helpers
-(house style, ../shared/STYLE.md §5.8). A malformed value raises ``ImproperlyConfigured`` at
-start-up instead of being silently replaced by a default.
+Every setting that differs between machines comes from the environment through these helpers.
+A malformed value raises ``ImproperlyConfigured`` at start-up instead of being silently replaced
+by a default.
 """
 
 from __future__ import annotations

@@ -1,15 +1,21 @@
-"""Request-size guard for the API (``/api/...``), answering like ``hkk_tournament.exceptions``.
+"""Error and header middleware: the API's request-size guard, the page renderer of errors and
+the ``Permissions-Policy`` header.
 
-Django raises ``RequestDataTooBig`` lazily, only when a view reads ``request.body``; Django's own
-answer is a bare 400. ``ApiBodyLimitMiddleware`` instead:
+- :class:`ApiBodyLimitMiddleware` rejects an ``/api/`` request whose ``Content-Length`` exceeds
+  ``DATA_UPLOAD_MAX_MEMORY_SIZE`` before any view or parser runs: 413 with the project's JSON
+  error body (``request_too_large``, ``params["max_bytes"]``). Django itself raises
+  ``RequestDataTooBig`` lazily, only when a view reads ``request.body``.
+- :class:`ApplicationErrorMiddleware` answers exceptions a non-DRF view lets escape: under
+  ``/api/`` every known exception becomes the JSON error body (``hkk_tournament.exceptions``;
+  unknown ones go on to ``handler500``, which answers JSON too); on pages an
+  ``ApplicationError`` becomes ``error.html`` with its translated message and status
+  (``hkk_tournament.error_views.render_application_error``); a ``django.db.DataError`` or
+  ``OverflowError`` (a value the database refused) becomes the 400 page.
+- :class:`SecurityHeadersMiddleware` sets ``Permissions-Policy`` from
+  ``settings.HKK_PERMISSIONS_POLICY`` on every response (Django's ``SecurityMiddleware`` sets
+  ``Referrer-Policy`` and ``django-csp`` the ``Content-Security-Policy``).
 
-- rejects an ``/api/`` request whose ``Content-Length`` exceeds ``DATA_UPLOAD_MAX_MEMORY_SIZE``
-  before any view or parser runs, with 413 and the JSON of
-  ``hkk_tournament.exceptions.too_large_payload``;
-- turns ``RequestDataTooBig`` / ``TooManyFieldsSent`` / ``TooManyFilesSent`` escaping a non-DRF
-  view under ``/api/`` into the same 413 JSON (DRF views are handled by the exception handler).
-
-It sits after ``LocaleMiddleware`` so that the message is in the client's language.
+The first two sit after ``LocaleMiddleware`` so that messages are in the client's language.
 """
 
 from __future__ import annotations
@@ -17,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.db import DataError
+from django.http import HttpRequest, HttpResponse
 
-from hkk_tournament.exceptions import too_large_payload
-
-API_PREFIX = "/api/"
+from hkk_tournament.error_views import bad_request, json_error, render_application_error
+from hkk_tournament.errors import ApplicationError
+from hkk_tournament.exceptions import describe_exception, is_api_request, request_too_large
 
 
 def _declared_length(request: HttpRequest) -> int:
@@ -40,18 +46,41 @@ class ApiBodyLimitMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if (
-            request.path.startswith(API_PREFIX)
-            and limit is not None
-            and _declared_length(request) > limit
-        ):
-            return JsonResponse(too_large_payload(RequestDataTooBig()), status=413)
+        if is_api_request(request) and limit is not None and _declared_length(request) > limit:
+            return json_error(request_too_large())
+        return self.get_response(request)
+
+
+class ApplicationErrorMiddleware:
+    """JSON errors for non-DRF views under ``/api/``, error pages for ``ApplicationError``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if not request.path.startswith(API_PREFIX):
-            return None
-        payload = too_large_payload(exc)
-        if payload is None:
-            return None
-        return JsonResponse(payload, status=413)
+        if is_api_request(request):
+            error = describe_exception(exc)
+            return json_error(error) if error is not None else None
+        if isinstance(exc, ApplicationError):
+            return render_application_error(request, exc)
+        if isinstance(exc, (DataError, OverflowError)):  # logged by describe_exception
+            return bad_request(request, exc)
+        return None
+
+
+class SecurityHeadersMiddleware:
+    """``Permissions-Policy: settings.HKK_PERMISSIONS_POLICY`` on every response (unless a view
+    set its own)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        policy = getattr(settings, "HKK_PERMISSIONS_POLICY", "")
+        if policy and "Permissions-Policy" not in response:
+            response["Permissions-Policy"] = policy
+        return response

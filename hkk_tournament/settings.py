@@ -1,4 +1,4 @@
-"""The one settings module of the project (../shared/STYLE.md §5.8).
+"""The one settings module of the project.
 
 Everything that differs between machines comes from environment variables:
 
@@ -7,6 +7,11 @@ Everything that differs between machines comes from environment variables:
 - ``DATABASE_URL``: unset means a SQLite file under ``var/``; ``postgres://…`` selects PostgreSQL
   (psycopg 3).
 - ``CELERY_BROKER_URL``: unset means tasks run in-process (eager); set it to use a real worker.
+- ``HKK_CACHE_URL``: unset means a per-process memory cache; ``redis://…`` shares the cache (and so
+  the API throttle counters) between all app server processes.
+- Throttle rates ``HKK_THROTTLE_*``, JSON body limits ``HKK_JSON_MAX_DEPTH``, page sizes
+  ``HKK_API_*``, logging ``HKK_LOG_FORMAT`` / ``DJANGO_LOG_LEVEL``: see their sections below and
+  docs/production.md.
 - ``EMAIL_URL``-style settings are not used: ``EMAIL_HOST`` etc. switch to SMTP when set.
 
 Transactions: ``ATOMIC_REQUESTS`` is off; services own their transactions explicitly.
@@ -14,10 +19,13 @@ Transactions: ``ATOMIC_REQUESTS`` is off; services own their transactions explic
 
 from __future__ import annotations
 
-from datetime import timedelta  # accounts/security (h8)
+from base64 import b64encode
+from datetime import timedelta
+from hashlib import sha256
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF, UNSAFE_HASHES
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -31,7 +39,7 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"  # noqa: S105
+    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -42,27 +50,35 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "axes",  # accounts/security (h8): login rate limiting
+    "axes",  # login rate limiting
+    "csp",  # Content-Security-Policy header (django-csp)
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files (CSP: 'self')
     "django_filters",
+    "accounts",
     "decks",
     "tournaments",
 ]
 
 MIDDLEWARE = [
+    "hkk_tournament.request_log.RequestLogMiddleware",  # X-Request-ID, one JSON log line each
+    "hkk_tournament.health.HealthCheckMiddleware",  # /healthz/, /readyz/ before host checks
     "django.middleware.security.SecurityMiddleware",
+    "hkk_tournament.middleware.SecurityHeadersMiddleware",  # Permissions-Policy
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "hkk_tournament.middleware.ApiBodyLimitMiddleware",  # accounts/security (h8): 413 on /api/
+    "hkk_tournament.middleware.ApiBodyLimitMiddleware",  # 413 JSON on /api/
+    "hkk_tournament.middleware.ApplicationErrorMiddleware",  # JSON on /api/, error pages
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "axes.middleware.AxesMiddleware",  # accounts/security (h8): keep last
+    "axes.middleware.AxesMiddleware",  # keep last
 ]
 
 ROOT_URLCONF = "hkk_tournament.urls"
@@ -93,12 +109,17 @@ if _database_url:
             f"DATABASE_URL={_database_url!r}: only postgres:// and sqlite:// URLs are supported."
         )
     DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # A database that does not answer fails /readyz/ and requests in seconds, not minutes.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env_int("HKK_DB_CONNECT_TIMEOUT", 5)
+        )
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
+            "NAME": str(VAR_DIR / "db.sqlite3"),
             "OPTIONS": {"timeout": 20},
         }
     }
@@ -112,7 +133,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# >>> accounts/security (h8) ------------------------------------------------------------------
+# --- Accounts and login rate limiting -------------------------------------------------------
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = None  # None: LogoutView renders templates/registration/logged_out.html
@@ -120,19 +141,25 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# django-axes: lock a (username, IP) pair out after HKK_LOGIN_FAILURE_LIMIT failed logins for
-# HKK_LOGIN_COOLOFF_MINUTES; HKK_TRUSTED_PROXY_COUNT = number of reverse proxies in front of
-# Django that append to X-Forwarded-For (0: use REMOTE_ADDR).
+# django-axes: lock a (username, IP) pair out after HKK_LOGIN_FAILURE_LIMIT failed logins, and a
+# whole IP address after HKK_LOGIN_IP_FAILURE_LIMIT failed logins across all usernames (password
+# spraying), each for HKK_LOGIN_COOLOFF_MINUTES after the last failure. The IP limit is high
+# because a venue puts every player behind one address; a successful login forgives only that
+# user's own failures (accounts.security.PairAndAddressLockoutHandler).
+# HKK_TRUSTED_PROXY_COUNT = number of reverse proxies in front of Django that append to
+# X-Forwarded-For (0: use REMOTE_ADDR); the API throttles use the same count.
 AXES_ENABLED = env_bool("HKK_AXES_ENABLED", True)
+AXES_HANDLER = "accounts.security.PairAndAddressLockoutHandler"
 AXES_FAILURE_LIMIT = env_int("HKK_LOGIN_FAILURE_LIMIT", 5)
+HKK_LOGIN_IP_FAILURE_LIMIT = env_int("HKK_LOGIN_IP_FAILURE_LIMIT", 50)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("HKK_LOGIN_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Order matters: the handler reads the pair first, then the address alone.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
-AXES_LOCKOUT_CALLABLE = "hkk_tournament.accounts.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "hkk_tournament.accounts.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.security.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.security.client_ip"
 HKK_TRUSTED_PROXY_COUNT = env_int("HKK_TRUSTED_PROXY_COUNT", 0)
-# <<< accounts/security (h8) ------------------------------------------------------------------
 
 # --- i18n: Hungarian first, English second --------------------------------------------------
 LANGUAGE_CODE = "hu"
@@ -152,34 +179,127 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every request without it
 WHITENOISE_USE_FINDERS = DEBUG  # serve app static files without collectstatic while developing
 STATICFILES_DIRS = [BASE_DIR / "hkk_tournament" / "static"]
+if not DEBUG:
+    # Production: `manage.py collectstatic` writes hashed, pre-compressed copies that WhiteNoise
+    # serves with far-future cache headers (a page naming a file missing from the manifest fails
+    # loudly instead of linking a stale file).
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+
+# --- Cache ----------------------------------------------------------------------------------
+# The API throttles count in this cache: with several app server processes set HKK_CACHE_URL
+# (e.g. redis://127.0.0.1:6379/1) so that they share one count.
+_cache_url = env_str("HKK_CACHE_URL")
+if _cache_url:
+    if not _cache_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(f"HKK_CACHE_URL={_cache_url!r}: use a redis:// URL.")
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "hkk_tournament.schema.ErrorAwareAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # JSON with a nesting limit and strict UTF-8 (hkk_tournament.parsers); forms stay accepted.
+    # Any other Content-Type answers 415.
+    "DEFAULT_PARSER_CLASSES": [
+        "hkk_tournament.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # ?limit= is clamped to HKK_API_MAX_PAGE_SIZE; ?offset= above HKK_API_MAX_OFFSET answers 400.
+    "DEFAULT_PAGINATION_CLASS": "hkk_tournament.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # Only views that name a throttle_scope are throttled, and only their writes (POST, PUT,
+    # PATCH, DELETE): reads — public pages, live pairings, standings — never are. Signed-in
+    # callers are counted per user, anonymous ones per client IP (HKK_TRUSTED_PROXY_COUNT).
+    "DEFAULT_THROTTLE_CLASSES": ["hkk_tournament.throttling.ScopedWriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        # POST /api/auth/token/ (per IP; the django-axes lockout guards the password itself).
+        "login": env_str("HKK_THROTTLE_LOGIN", "20/min"),
+        # POST /accounts/signup/ (per IP: a venue's sign-up rush behind one address fits).
+        "signup": env_str("HKK_THROTTLE_SIGNUP", "30/min"),
+        # POST /api/decks/validate/ (per user; the deck page re-validates as the player types).
+        "deck_validation": env_str("HKK_THROTTLE_DECK_VALIDATION", "120/min"),
+        # Players' result reports and confirmations (per user).
+        "result_report": env_str("HKK_THROTTLE_RESULT_REPORT", "60/min"),
+    },
+    "NUM_PROXIES": env_int("HKK_TRUSTED_PROXY_COUNT", 0),
 }
+#: Deepest JSON nesting an API body may have (a deck list needs 3 levels).
+HKK_JSON_MAX_DEPTH = env_int("HKK_JSON_MAX_DEPTH", 32)
+#: Largest ?limit= a list endpoint serves (larger values are clamped to it).
+HKK_API_MAX_PAGE_SIZE = env_int("HKK_API_MAX_PAGE_SIZE", 500)
+#: Largest ?offset= accepted (larger values answer 400 ``invalid`` on ``offset``).
+HKK_API_MAX_OFFSET = env_int("HKK_API_MAX_OFFSET", 1_000_000)
 SPECTACULAR_SETTINGS = {
     "TITLE": "HKK Tournament API",
     "DESCRIPTION": "Deck validation and Swiss tournaments for HKK, WoW TCG and Blue Moon.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from drf-spectacular-sidecar's static files, not a CDN (CSP: 'self' only).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 # Upload and body limits (bytes): a deck list is small; anything larger is rejected.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("HKK_MAX_BODY_BYTES", 512 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 
-# >>> accounts/security (h8) ------------------------------------------------------------------
-# One place maps errors to HTTP for the API (oversized bodies -> 413 JSON).
+# One place maps errors to HTTP for the API: {"error": {"code", "message", "fields", "params"}}.
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "hkk_tournament.exceptions.api_exception_handler"
 
-# Production hardening, on whenever DJANGO_DEBUG is off (`manage.py check --deploy` is clean).
+# --- Security headers (always on) -----------------------------------------------------------
+# Content-Security-Policy (django-csp): everything from our own origin; no inline scripts, event
+# handler attributes or style attributes. A template that truly needs an inline <script> or
+# <style> gives it nonce="{{ request.csp_nonce }}" (templates/drf_spectacular/swagger_ui.html).
+# HKK_CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only instead (to
+# trial a change without breaking pages).
+# Transitional: three tournament pages still carry onclick="window.print()" (site.js offers
+# data-print instead); until they switch, exactly that handler is allowed by its hash.
+_print_handler = "'sha256-" + b64encode(sha256(b"window.print()").digest()).decode() + "'"
+_csp_policy = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE, UNSAFE_HASHES, _print_handler],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+if env_bool("HKK_CSP_REPORT_ONLY", False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _csp_policy
+else:
+    CONTENT_SECURITY_POLICY = _csp_policy
+SECURE_REFERRER_POLICY = "same-origin"
+#: Sent on every response by hkk_tournament.middleware.SecurityHeadersMiddleware.
+HKK_PERMISSIONS_POLICY = (
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), "
+    "magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()"
+)
+# The health checks answer plain HTTP probes on the loopback address too.
+SECURE_REDIRECT_EXEMPT = [r"^healthz/$", r"^readyz/$"]
+
+# --- Production hardening -------------------------------------------------------------------
+# On whenever DJANGO_DEBUG is off (`manage.py check --deploy` is clean).
 # HSTS: browsers remember it for DJANGO_SECURE_HSTS_SECONDS (default one year) and, with preload,
 # the domain may be baked into browsers: a site that later drops HTTPS becomes unreachable. For a
 # first deployment set DJANGO_SECURE_HSTS_SECONDS=3600, raise it once HTTPS is known to work;
@@ -202,7 +322,6 @@ if not DEBUG:
                 "DJANGO_SECURE_PROXY_SSL_HEADER must look like 'HTTP_X_FORWARDED_PROTO,https'."
             )
         SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header[0], _proxy_ssl_header[1])
-# <<< accounts/security (h8) ------------------------------------------------------------------
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
@@ -215,6 +334,8 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+#: Seconds /readyz/ waits for the broker before calling it unavailable.
+HKK_BROKER_CHECK_TIMEOUT = env_int("HKK_BROKER_CHECK_TIMEOUT", 2)
 
 # --- E-mail ---------------------------------------------------------------------------------
 EMAIL_HOST = env_str("EMAIL_HOST")
@@ -232,9 +353,37 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "verseny@localhost")
 # Where the bundled catalogues live (shipped inside the project, see decks/data/README.md).
 HKK_CATALOGUE_DIR = BASE_DIR / "decks" / "data"
 
+# --- Logging --------------------------------------------------------------------------------
+# One JSON object per line on standard output (HKK_LOG_FORMAT=text for a human-readable console).
+# Every record made while a request runs carries its ``request_id`` (X-Request-ID), and
+# hkk_tournament.request_log writes one line per request (logger ``hkk_tournament.request``,
+# level HKK_REQUEST_LOG_LEVEL, INFO by default; WARNING silences it).
+_log_format = env_str("HKK_LOG_FORMAT", "json")
+if _log_format not in {"json", "text"}:
+    raise ImproperlyConfigured(f"HKK_LOG_FORMAT={_log_format!r}: use json or text.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "hkk_tournament.request_log.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": _log_format,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "hkk_tournament.request": {"level": env_str("HKK_REQUEST_LOG_LEVEL", "INFO")},
+    },
 }

@@ -1,22 +1,31 @@
-"""Root URL configuration: pages, the REST API, its OpenAPI schema, admin and language switch."""
+"""Root URL configuration: pages, the REST API, its OpenAPI schema, admin and language switch.
+
+``/healthz/`` and ``/readyz/`` are answered by ``hkk_tournament.health.HealthCheckMiddleware``
+before URL routing. ``handler400/403/404/500`` (``hkk_tournament.error_views``) answer JSON
+errors under ``/api/`` and translated error pages elsewhere.
+"""
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from hkk_tournament.accounts_urls import api_urlpatterns as accounts_api_urlpatterns  # h8
+from accounts.urls import api_urlpatterns as accounts_api_urlpatterns
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    # >>> accounts/security (h8)
-    path("accounts/", include("hkk_tournament.accounts_urls")),
+    path("accounts/", include("accounts.urls")),
     path("api/auth/", include((accounts_api_urlpatterns, "accounts_api"))),
-    # <<< accounts/security (h8)
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/", include("decks.api_urls")),
-    path("api/", include("tournaments.api_urls")),
-    path("", include("decks.urls")),
-    path("", include("tournaments.urls")),
+    # The split view serves Swagger UI's start-up script as a file (no inline script: CSP).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("decks.api.urls")),
+    path("api/", include("tournaments.api.urls")),
+    path("", include("decks.pages.urls")),
+    path("", include("tournaments.pages.urls")),
 ]
+
+handler400 = "hkk_tournament.error_views.bad_request"
+handler403 = "hkk_tournament.error_views.permission_denied"
+handler404 = "hkk_tournament.error_views.page_not_found"
+handler500 = "hkk_tournament.error_views.server_error"

@@ -1,4 +1,4 @@
-"""Test-wide settings overrides and fixtures (../shared/STYLE.md §5.8, §5.9).
+"""Test-wide settings overrides and fixtures.
 
 The real bundled card catalogue is loaded once per test session into the test database
 (``django_db_setup`` below). Tests that use ``transactional_db`` run after the others (pytest-django

@@ -14,9 +14,10 @@ import factory
 import pytest
 from django.contrib.auth import get_user_model
 
-from decks import catalogue as catalogue_module
 from decks.loaders import hkk as hkk_loader
 from decks.models import Format, Game
+from decks.selectors.cache import clear_caches
+from decks.services.catalogue_sync import catalogue_sync
 from hkk_tournament.celery import app
 from tournaments import services
 from tournaments.management.commands.simulate_tournament import build_legal_deck
@@ -62,7 +63,7 @@ class GameFactory(factory.django.DjangoModelFactory):
     name = "Hatalom Kártyái"
 
 
-class FormatFactory(factory.django.DjangoModelFactory):
+class FormatFactory(factory.django.DjangoModelFactory[Format]):
     """An HKK format row (get-or-create by slug, so the seeded rows are reused)."""
 
     class Meta:
@@ -81,19 +82,19 @@ class FormatFactory(factory.django.DjangoModelFactory):
 
 def ensure_format(slug: str = "hkk") -> Format:
     """The format ``slug`` (created with the seed's parameters when a flush removed it)."""
-    return FormatFactory(slug=slug, **HKK_FORMATS.get(slug, {}))
+    return FormatFactory.create(slug=slug, **HKK_FORMATS.get(slug, {}))
 
 
 def load_hkk_catalogue() -> None:
     """Load the bundled HKK sample catalogue into the current database (idempotent)."""
     ensure_format("hkk")
     ensure_format("hkk-paros")
-    catalogue_module.catalogue_sync(
+    catalogue_sync(
         game_slug="hkk",
         cards=hkk_loader.parse_sample_csv(),
         edition_names=hkk_loader.parse_editions(),
     )
-    catalogue_module.clear_caches()
+    clear_caches()
 
 
 @pytest.fixture
@@ -111,7 +112,7 @@ def hkk_catalogue(db):
     """The HKK sample catalogue inside the test's transaction."""
     load_hkk_catalogue()
     yield
-    catalogue_module.clear_caches()
+    clear_caches()
 
 
 def hkk_deck(*, rule_card: str | None = "Ősi rúna", seed: int = 0, format_slug: str = "hkk") -> str:

@@ -8,6 +8,7 @@ import pytest
 from axes.utils import reset as axes_reset
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.cache import cache
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
@@ -17,9 +18,12 @@ PASSWORD = "kardlap-Hatalom-42"
 
 @pytest.fixture(autouse=True)
 def _clean_axes(db):
+    """No lockouts and no throttle counts (the memory cache outlives a test) carried over."""
     axes_reset()
+    cache.clear()
     yield
     axes_reset()
+    cache.clear()
 
 
 @pytest.fixture
@@ -287,14 +291,54 @@ def test_api_token_obtain_and_lockout(client, player):
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert response.status_code == 429
-    body = response.json()
-    assert body["code"] == "locked_out"
-    assert body["cooloff_minutes"] == 15
-    assert "Too many failed login attempts" in body["detail"]
+    error = response.json()["error"]
+    assert error["code"] == "locked_out"
+    assert error["params"] == {"cooloff_minutes": 15}
+    assert error["fields"] == {}
+    assert "Too many failed login attempts" in error["message"]
+    assert response["Retry-After"] == str(15 * 60)
+
+
+def _fail_login(client: Client, username: str) -> int:
+    return client.post("/accounts/login/", {"username": username, "password": "rossz"}).status_code
+
+
+def test_spraying_many_usernames_from_one_address_locks_the_address(client, player, settings):
+    """django-axes counts failures per (username, IP) — 5 — and per IP across usernames — 50."""
+    assert settings.HKK_LOGIN_IP_FAILURE_LIMIT == 50
+    statuses = [_fail_login(client, f"nincs{n}") for n in range(49)]
+    assert set(statuses) == {200}  # 49 different usernames, one failure each: no lockout yet
+    assert _fail_login(client, "nincs49") == 429  # the 50th failure from the address locks it
+    # Now every username is refused from this address, even with the right password ...
+    response = client.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
+    assert response.status_code == 429
+    api = client.post(
+        "/api/auth/token/",
+        {"username": "gizella", "password": PASSWORD},
+        content_type="application/json",
+    )
+    assert api.status_code == 429
+    assert api.json()["error"]["code"] == "locked_out"
+    # ... while the same user from another address logs in.
+    other = Client(REMOTE_ADDR="10.9.8.7")
+    response = other.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_a_successful_login_does_not_forgive_the_whole_address(client, player):
+    """A sprayer logging into an account of their own clears only that account's failures."""
+    for n in range(46):
+        assert _fail_login(client, f"nincs{n}") == 200
+    for _ in range(3):
+        assert _fail_login(client, "gizella") == 200  # 49 failures from the address
+    response = client.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
+    assert response.status_code == 302  # forgives gizella's own 3: 46 remain
+    client.post("/accounts/logout/")
+    assert [_fail_login(client, f"ujabb{n}") for n in range(4)] == [200, 200, 200, 429]
 
 
 def test_client_ip_trusts_only_configured_proxies(rf, settings):
-    from hkk_tournament.accounts import client_ip
+    from accounts.security import client_ip
 
     request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7")
     settings.HKK_TRUSTED_PROXY_COUNT = 0

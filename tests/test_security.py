@@ -13,16 +13,25 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig, ValidationError
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from hkk_tournament.accounts import TokenObtainView
+from accounts.api import TokenObtainView
 from hkk_tournament.exceptions import api_exception_handler
 
 User = get_user_model()
 PASSWORD = "kardlap-Hatalom-42"
 BASE_DIR = Path(django_settings.BASE_DIR)
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle_counts_carried_over():
+    """The test settings' memory cache outlives a test: start every test with no counts."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture
@@ -150,10 +159,12 @@ def test_token_authentication(client, player):
         "/api/auth/me/", HTTP_AUTHORIZATION="Token nincs-ilyen", HTTP_ACCEPT_LANGUAGE="en"
     )
     assert response.status_code == 403
-    assert response.json()["detail"] == "Invalid token."
+    assert response.json()["error"]["code"] == "authentication_failed"
+    assert response.json()["error"]["message"] == "Invalid token."
     response = client.get("/api/auth/me/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 403
-    assert response.json()["detail"] == "Authentication credentials were not provided."
+    assert response.json()["error"]["code"] == "not_authenticated"
+    assert response.json()["error"]["message"] == "Authentication credentials were not provided."
 
 
 def test_session_authentication(client, player):
@@ -173,10 +184,10 @@ def test_oversized_api_body_gets_413_json(client, db):
         "/api/auth/token/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en"
     )
     assert response.status_code == 413
-    payload = response.json()
+    payload = response.json()["error"]
     assert payload["code"] == "request_too_large"
-    assert payload["max_bytes"] == limit
-    assert f"at most {limit} bytes" in payload["detail"]
+    assert payload["params"] == {"max_bytes": limit}
+    assert f"at most {limit} bytes" in payload["message"]
 
 
 def test_oversized_deck_validation_body_gets_413_json(client, db):
@@ -184,9 +195,9 @@ def test_oversized_deck_validation_body_gets_413_json(client, db):
     body = json.dumps({"format": "hkk", "text": "1 Garokk\n" * (limit // 9 + 10)})
     response = client.post("/api/decks/validate/", body, content_type="application/json")
     assert response.status_code == 413
-    payload = response.json()
+    payload = response.json()["error"]
     assert payload["code"] == "request_too_large"
-    assert "bájt" in payload["detail"] or "byte" in payload["detail"]
+    assert "bájt" in payload["message"] or "byte" in payload["message"]
 
 
 def test_body_at_the_limit_is_accepted(client, player, settings):
@@ -210,8 +221,8 @@ def test_drf_exception_handler_maps_request_data_too_big(rf, db, settings):
     )
     response = TokenObtainView.as_view()(request)
     assert response.status_code == 413
-    assert response.data["code"] == "request_too_large"
-    assert response.data["max_bytes"] == 100
+    assert response.data["error"]["code"] == "request_too_large"
+    assert response.data["error"]["params"] == {"max_bytes": 100}
 
 
 def test_exception_handler_maps_django_errors():
@@ -219,17 +230,30 @@ def test_exception_handler_maps_django_errors():
     assert response.status_code == 413
     response = api_exception_handler(ValidationError("Rossz pakli."), {})
     assert response.status_code == 400
-    assert response.data == {"detail": ["Rossz pakli."], "code": "invalid"}
+    assert response.data == {
+        "error": {"code": "invalid", "message": "Rossz pakli.", "fields": {}, "params": {}}
+    }
     response = api_exception_handler(ValidationError({"deck": ["Túl kevés lap."]}), {})
-    assert response.data["detail"] == {"deck": ["Túl kevés lap."]}
-    assert api_exception_handler(RuntimeError("bug"), {}) is None  # stays a 500
+    assert response.data["error"]["fields"] == {"deck": ["Túl kevés lap."]}
+    response = api_exception_handler(RuntimeError("bug"), {})
+    assert response.status_code == 500
+    assert response.data["error"]["code"] == "server_error"
+    assert "bug" not in response.data["error"]["message"]
 
 
-def test_oversized_form_post_outside_api_is_not_json(client, db, settings):
+def test_oversized_form_post_outside_api_is_a_translated_413_page(client, db, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
     response = client.post("/accounts/login/", {"username": "x", "password": "y" * 500})
-    assert response.status_code == 400
+    assert response.status_code == 413
     assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert '<html lang="hu">' in html
+    assert "legfeljebb 100 bájt" in html
+    response = client.post(
+        "/accounts/login/", {"username": "x", "password": "y" * 500}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 413
+    assert "at most 100 bytes" in response.content.decode()
 
 
 # --- language, labels, layout -----------------------------------------------------------------

@@ -10,3 +10,8 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        """Register the Celery tasks in every process (web, worker, shell), so
+        ``tournaments.services.jobs`` can enqueue them by name."""
+        from tournaments import tasks  # noqa: F401  (imported for its task registrations)

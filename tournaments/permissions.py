@@ -1,4 +1,4 @@
-"""Who may see and change what in a tournament (issue 4 §1): one set of predicates, used by the
+"""Who may see and change what in a tournament: one set of predicates, used by the
 API, the pages and the services alike, always checked on the object (the tournament, the entry,
 the match), never on login alone.
 
@@ -124,7 +124,7 @@ def require_judge(user: Any, tournament: Tournament) -> None:
         raise PermissionDenied(_("Only the judges of this tournament may do this."))
 
 
-# --- additions for the API (issue 4 §2) ----------------------------------------------------
+# --- list predicates and the remaining object checks ----------------------------------------
 
 
 def deck_lists_visible(user: Any, tournament: Tournament) -> Callable[[int], bool]:
@@ -142,7 +142,7 @@ def match_entry_ids_of_player(user: Any, match: Match) -> set[int]:
     """The entries of ``match`` (one at most) in which ``user`` plays."""
     if not _authenticated(user):
         return set()
-    ids = {match.entry_a_id, match.entry_b_id} - {None}
+    ids = [i for i in (match.entry_a_id, match.entry_b_id) if i is not None]
     return set(
         EntryMember.objects.filter(entry_id__in=ids, player__user_id=user.pk)
         .values_list("entry_id", flat=True)

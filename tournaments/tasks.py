@@ -1,8 +1,10 @@
-"""Celery tasks: thin wrappers around the tournament services (../shared/STYLE.md §5.7).
+"""Celery tasks: thin wrappers around the tournament services.
 
-Tasks take ids only, load what they need and call one service. ``tournaments.services``
-imports this module to enqueue (``transaction.on_commit``), so the services are imported inside
-the task bodies: the one sanctioned local import (HackSoft rule, STYLE.md §5.2).
+Tasks take ids only, load what they need and call one service; the service owns the transaction
+and the row locks, so re-running a task is safe. Services never import this module: they enqueue
+by task name through ``tournaments.services.jobs`` (the names below are its constants), so the
+dependency runs one way, tasks → services. ``TournamentsConfig.ready()`` imports this module so
+the tasks are registered in every process; the worker also finds it by autodiscovery.
 Without ``CELERY_BROKER_URL`` the settings make Celery eager, so these run in-process.
 """
 
@@ -11,22 +13,24 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
+from django.contrib.auth import get_user_model
+
+from hkk_tournament.errors import ApplicationError
+from tournaments.models import Tournament
+from tournaments.services import round_pair_next, standings_refresh
+from tournaments.services.jobs import ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
 
 
-@shared_task(bind=True, name="tournaments.round_pair_next", acks_late=True)
-def round_pair_next_task(self: Any, tournament_id: int, requested_by_id: int | None = None) -> dict:
-    """Pair the next round of ``tournament_id``.
+@shared_task(bind=True, name=ROUND_PAIR_NEXT, acks_late=True)
+def round_pair_next_task(
+    self: Any, tournament_id: int, requested_by_id: int | None = None
+) -> dict[str, Any]:
+    """Pair the next round of ``tournament_id`` (as the user ``requested_by_id``, if any).
 
     Returns ``{"ok": True, "round": id, "number": n}`` or, when the service refused (e.g. the
-    round is already paired), ``{"ok": False, "code", "message", "params"}``; re-running is
-    safe because the service checks the state under a row lock.
+    round is already paired), ``{"ok": False, "code", "message", "fields", "params"}``;
+    re-running is safe because the service checks the state under a row lock.
     """
-    from django.contrib.auth import get_user_model
-
-    from tournaments.errors import ServiceError
-    from tournaments.models import Tournament
-    from tournaments.services import round_pair_next
-
     user = None
     if requested_by_id is not None:
         user = get_user_model().objects.filter(pk=requested_by_id).first()
@@ -34,15 +38,16 @@ def round_pair_next_task(self: Any, tournament_id: int, requested_by_id: int | N
         rnd = round_pair_next(
             tournament=Tournament.objects.get(pk=tournament_id), requested_by=user
         )
-    except ServiceError as exc:
+    except ApplicationError as exc:
         return {"ok": False, **exc.as_dict()}
     return {"ok": True, "round": rnd.pk, "number": rnd.number}
 
 
-@shared_task(bind=True, name="tournaments.standings_recompute", acks_late=True)
-def standings_recompute_task(self: Any, tournament_id: int) -> dict:
-    """Recompute the cached standings (``StandingsSnapshot``) of ``tournament_id``; idempotent."""
-    from tournaments.services import standings_refresh
+@shared_task(bind=True, name=STANDINGS_RECOMPUTE, acks_late=True)
+def standings_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
+    """Recompute the cached standings (``StandingsSnapshot``) of ``tournament_id``; idempotent.
 
+    Returns ``{"ok": True, "tournament": id, "rows": number of standings rows}``.
+    """
     snapshot = standings_refresh(tournament_id=tournament_id)
     return {"ok": True, "tournament": tournament_id, "rows": len(snapshot.rows)}

@@ -1,7 +1,7 @@
 """Pure parsers that turn card-data files into :class:`decks.domain.types.Card` objects.
 
 Nothing in this package imports Django: the loaders read files and return value objects;
-``decks.catalogue`` writes them to the database. Facts only: rules text is never kept.
+``decks.services.catalogue_sync`` writes them to the database. Facts only: rules text is never kept.
 
 Edition membership travels in ``Card.attributes["editions"]`` (a tuple of edition codes in
 source order); the database layer moves it into the ``Card.editions`` relation and drops it
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from decks.domain.types import Card
-from decks.loaders import hkk, wowtcg  # noqa: F401 (submodules are part of the package API)
+from decks.loaders import hkk, wowtcg
 from decks.loaders.base import DATA_DIR, CatalogueFormatError
 from decks.loaders.hkk import parse_publisher_json
 
@@ -29,8 +29,10 @@ __all__ = [
     "IMPORTERS",
     "CatalogueFormatError",
     "get_importer",
+    "hkk",
     "importer_names",
     "optional_module",
+    "wowtcg",
 ]
 
 Importer = Callable[[Path], list[Card]]

@@ -1,10 +1,10 @@
 """Blue Moon card data: a CSV an organiser fills in, and the bundled partial list.
 
-Pure Python (no Django). No public Blue Moon card list exists (RULES.md §3, "Card data
-[UNKNOWN]"), so ``decks/data/bluemoon/cards.csv`` ships only the cards the Blue Moon FAQ
-(seed 002, C. Dearlove, 14 Jan 2021) names with their ``[People number]`` bracket, the two
-inquisitors it quotes, the two emissaries RULES.md §3 names and one placeholder leader per
-people. The columns are documented in ``decks/data/bluemoon/README.md``.
+Pure Python (no Django). No public Blue Moon card list exists (docs/rules.md §17 (Card data
+sources and coverage)), so ``decks/data/bluemoon/cards.csv`` ships only the cards the Blue Moon
+short FAQ (C. Dearlove, 14 January 2021) names with their ``[People number]`` bracket, the two
+inquisitors it quotes, the two emissaries docs/rules.md §12 (Blue Moon decks) names and one
+placeholder leader per people. The columns are documented in ``decks/data/bluemoon/README.md``.
 
 Importing this module registers :func:`read_bluemoon_csv` as the ``"bluemoon"`` importer in
 :data:`decks.loaders.IMPORTERS` (used by ``manage.py import_cards bluemoon FILE``).
@@ -18,8 +18,8 @@ from pathlib import Path
 from decks.domain.types import Card, CardKind
 from decks.loaders.base import DATA_DIR, CatalogueFormatError
 
-#: The nine peoples (seed 002; RULES.md §3). A card with an empty ``people`` belongs to none
-#: (mutants, interference and influence cards).
+#: The nine peoples (Blue Moon FAQ; docs/rules.md §12). A card with an empty ``people``
+#: belongs to none (mutants, interference and influence cards).
 PEOPLES: tuple[str, ...] = (
     "Vulca",
     "Hoax",
@@ -118,7 +118,7 @@ def _row_to_card(raw: dict[str, str], row: int) -> Card:
         raise CatalogueFormatError(f"row {row}: a leader needs a people")
     mutant = _flag(values["mutant"], "mutant", row)
     if mutant and people:
-        raise CatalogueFormatError(f"row {row}: a mutant belongs to no people (RULES.md §3)")
+        raise CatalogueFormatError(f"row {row}: a mutant belongs to no people (docs/rules.md §12)")
     plus_cards = _int(values["plus_cards"], "plus_cards", row)
     plus_moons = _int(values["plus_moons"], "plus_moons", row)
     if kind is not CardKind.INQUISITOR and (plus_cards or plus_moons):
@@ -147,6 +147,12 @@ def _row_to_card(raw: dict[str, str], row: int) -> Card:
             "confidence": values["confidence"],
         },
     )
+
+
+def _emissary_cards(card: Card) -> list[str]:
+    """The card ids an emissary names (``attributes["emissary_cards"]``, a list of str)."""
+    listed = card.attributes.get("emissary_cards")
+    return list(listed) if isinstance(listed, list) else []
 
 
 def read_bluemoon_csv(path: str | Path) -> list[Card]:
@@ -196,7 +202,7 @@ def read_bluemoon_csv(path: str | Path) -> list[Card]:
             ids[card.id] = names[folded] = row_number
             cards.append(card)
     for card in cards:
-        for listed in card.attributes["emissary_cards"]:
+        for listed in _emissary_cards(card):
             if listed not in ids:
                 raise CatalogueFormatError(
                     f"row {ids[card.id]}: emissary card {listed!r} is not in the file"

@@ -1,7 +1,8 @@
 """HKK (Hatalom Kártyái) card data: the bundled sample CSV, editions.json and the publisher's
 card-search JSON. Pure Python.
 
-Decisions (sources: RULES.md §1.1–1.2; shared/data/PROVENANCE.md):
+Decisions (docs/rules.md §1 (HKK card identity, colours and editions); the data's provenance is
+in ``decks/data/README.md``):
 
 - ``kind``: main type ``Szabálylap`` → rule card; ``Követő`` → follower, or epic follower /
   horde commander when a later type is ``epikus`` / ``hordaparancsnok``; ``Céh`` → guild;
@@ -9,7 +10,8 @@ Decisions (sources: RULES.md §1.1–1.2; shared/data/PROVENANCE.md):
 - ``types``: the source type list, main type first; the placeholder ``-`` is dropped (it is
   not a type).
 - ``colours``: the pseudo-colour ``Nincs`` is dropped. Rule cards and followers always get
-  ``()`` (colourless by rule: S000, KODEX 43.2, 44.3), even where newer reprints print
+  ``()`` (colourless by rule: HKK FAQ on rule cards and first-player rights, Kódex §43.2, §44.3;
+  docs/rules.md §2), even where newer reprints print
   ``Színtelen``. Any other card with no colour left is *unknown* (``None``); ``Színtelen`` is
   a real value ("colourless") and kept as printed.
 - ``rarity``: the source ``commonness`` (common / uncommon / rare / ultraRare), unchanged.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from decks.domain.normalize import normalize_name
@@ -65,7 +68,7 @@ def make_card(
     colours: list[str],
     rarity: str,
     editions: list[str],
-    flags: list[str] = (),
+    flags: Sequence[str] = (),
 ) -> Card:
     """Build one HKK :class:`Card` from source values, applying the module's decisions."""
     clean_types = tuple(t.strip() for t in types if t.strip() and t.strip() != "-")

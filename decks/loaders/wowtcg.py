@@ -7,7 +7,7 @@ Decisions, taken after counting the values of every column (3,186 rows):
   spaces). Three names occur twice (Death Coil 763/2897, Surge of Life 463/3044, Paladin
   Training 988/3168): they are different cards (other class, type or text), so both rows stay,
   each with its own id; ``copy_group`` is the normalised name, because the 4-copy limit counts
-  cards "with the same name" (CR 100; RULES.md §2.1 rule 3).
+  cards "with the same name" (WoW TCG Comprehensive Rules §100; docs/rules.md §9).
 - **kind**: ``type == "Hero"`` → hero, except the two "Master Hero" cards (Spirit of
   Redemption is typed Hero but tagged ``Master Hero`` and is played from the deck): those are
   ordinary cards with ``attributes["master_hero"] = True``. ``types`` is ``(type,)``; the
@@ -24,7 +24,7 @@ Decisions, taken after counting the values of every column (3,186 rows):
   - **Allies**: the column is the ally's *own* class (Warrior ally, Priest ally), not an icon;
     allies restrict only by faction. It is kept as ``attributes["ally_class"]`` (sorted list)
     with ``attributes["pet"]`` for ``Pet`` allies, whose class restriction is not encoded in
-    the data ([UNKNOWN], not enforced).
+    the data (not enforced; docs/rules.md §9).
   - **Heroes**: the class is the hero's trait.
 - **faction**: Horde / Alliance is a faction icon; Neutral = no icon (``None``). Abilities and
   equipment are almost all Neutral (22 racial abilities carry Horde/Alliance). For heroes the
@@ -42,10 +42,10 @@ Decisions, taken after counting the values of every column (3,186 rows):
 - **rarity**: C / U / R / E as in the source.
 - **attributes**: ``series`` (= edition), ``block``, ``card_num``, ``formats`` (["Classic",
   "Core"] or ["Classic"]), ``series_type`` (Core / Raid / Promo / Crafting; Raid loot is not
-  constructed-legal, RULES.md §2.2), ``reputation`` (Aldor / Scryer / Argent Crusade /
-  Nerubian, from ``reputation_restrictions`` or ``ally_faction``; [UNKNOWN] rule, recorded
-  only), ``talent`` for non-hero cards (the talent tree an ability belongs to, not a
-  restriction), ``race`` for allies.
+  constructed-legal, docs/rules.md §10), ``reputation`` (Aldor / Scryer / Argent Crusade /
+  Nerubian, from ``reputation_restrictions`` or ``ally_faction``; the rule was not found, so
+  it is only recorded, docs/rules.md §9), ``talent`` for non-hero cards (the talent tree an
+  ability belongs to, not a restriction), ``race`` for allies.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
+from typing import Any
 
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Card, CardKind
@@ -165,19 +166,8 @@ def _requires_from_text(rules: str, vocab: _Vocabulary) -> dict[str, set[str]]:
     return found
 
 
-def _row_to_card(row: dict[str, str], vocab: _Vocabulary) -> Card:
-    card_type = row["type"].strip()
-    tags = " ".join(row["type_tags"].split())
-    tag_words = set(tags.split())
-    master_hero = "Master Hero" in tags
-    is_hero = card_type == "Hero" and not master_hero
-    try:
-        classes = decode_classes(row["class"])
-    except CatalogueFormatError as exc:
-        raise CatalogueFormatError(f"card id {row['id']}: {exc}") from exc
-    faction_value = row["faction"].strip()
-    faction = faction_value if faction_value in FACTIONS else None
-
+def _base_attributes(row: dict[str, str], tags: str, master_hero: bool) -> dict[str, object]:
+    """Attributes every card gets: edition, series, block, number, formats, tags, reputation."""
     attributes: dict[str, object] = {
         "editions": (row["series"].strip(),),
         "series": row["series"].strip(),
@@ -198,6 +188,37 @@ def _row_to_card(row: dict[str, str], vocab: _Vocabulary) -> Card:
         attributes["reputation"] = reputation
     if master_hero:
         attributes["master_hero"] = True
+    return attributes
+
+
+def _requires(row: dict[str, str], vocab: _Vocabulary) -> dict[str, frozenset[str]]:
+    """ "[Trait] Hero Required" of a non-hero card: the restriction columns merged with the
+    rules-text line."""
+    merged = _requires_from_text(row["rules"], vocab)
+    for key, column in (
+        ("talent", "talent_restrictions"),
+        ("race", "race_restrictions"),
+        ("profession", "profession_restrictions"),
+    ):
+        values = _split_commas(_fix(row[column]))
+        if values:
+            merged.setdefault(key, set()).update(values)
+    return {key: frozenset(values) for key, values in sorted(merged.items())}
+
+
+def _row_to_card(row: dict[str, str], vocab: _Vocabulary) -> Card:
+    card_type = row["type"].strip()
+    tags = " ".join(row["type_tags"].split())
+    tag_words = set(tags.split())
+    master_hero = "Master Hero" in tags
+    is_hero = card_type == "Hero" and not master_hero
+    try:
+        classes = decode_classes(row["class"])
+    except CatalogueFormatError as exc:
+        raise CatalogueFormatError(f"card id {row['id']}: {exc}") from exc
+    faction_value = row["faction"].strip()
+    faction = faction_value if faction_value in FACTIONS else None
+    attributes = _base_attributes(row, tags, master_hero)
 
     hero_traits: dict[str, frozenset[str]] = {}
     requires: dict[str, frozenset[str]] = {}
@@ -221,16 +242,7 @@ def _row_to_card(row: dict[str, str], vocab: _Vocabulary) -> Card:
             class_icons = classes
         if row["talent"].strip():
             attributes["talent"] = sorted(_split_commas(row["talent"]))
-        merged = _requires_from_text(row["rules"], vocab)
-        for key, column in (
-            ("talent", "talent_restrictions"),
-            ("race", "race_restrictions"),
-            ("profession", "profession_restrictions"),
-        ):
-            values = _split_commas(_fix(row[column]))
-            if values:
-                merged.setdefault(key, set()).update(values)
-        requires = {key: frozenset(values) for key, values in sorted(merged.items())}
+        requires = _requires(row, vocab)
 
     name = row["name"].strip()
     return Card(
@@ -281,6 +293,7 @@ def editions(cards: list[Card]) -> dict[str, str]:
     in order of first appearance."""
     result: dict[str, str] = {}
     for card in cards:
-        for code in card.attributes.get("editions", ()):
+        editions: Any = card.attributes.get("editions", ())
+        for code in editions:
             result.setdefault(code, code)
     return result

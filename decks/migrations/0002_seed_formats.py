@@ -1,11 +1,14 @@
 """Seed the games, the initial formats and the crawled ban lists (data migration).
 
-Sources: shared/domain/RULES.md §1.3 (HKK format parameters), §1.6 (ban lists as crawled),
-§2.1 (WoW constructed), seed S000 (45-card minimum, first-player rule); Blue Moon parameters
-from the issue. Crawled ban lists are dated 2025-01-01 (the crawl year), with the source URL in
-each entry. Organisers edit all of this in the admin afterwards.
+Sources: docs/rules.md §3 (HKK deck construction (Hagyományos)), §4 (HKK formats and ban lists
+(Retró, TM, Páros); ban lists as crawled), §9 (WoW TCG constructed decks) and §12 (Blue Moon
+decks); the HKK FAQ on rule cards and first-player rights (45-card minimum, first-player rule).
+Crawled ban lists are dated 2025-01-01 (the crawl year), with the source URL in each entry.
+Organisers edit all of this in the admin afterwards. The texts below are those a fresh install
+gets; ``0006_relabel_sources`` brings databases seeded with the first wording up to date.
 
-Imports no app code (../shared/STYLE.md §5.11): the name normalisation below is a frozen copy
+Imports no app code (a migration must not change meaning when the app does): the name
+normalisation below is a frozen copy
 of ``decks.domain.normalize.normalize_name`` (a test checks that both agree on these names).
 """
 
@@ -40,7 +43,7 @@ BAN_LISTS = [
     (
         "hkk-all-events",
         "HKK: all events (test prints)",
-        "RULES.md §1.6: the four test-print (CM) cards are banned at every HKK event "
+        "docs/rules.md §4: the four test-print (CM) cards are banned at every HKK event "
         "(beholder.hu event pages, e.g. https://beholder.hu/?cikk=35159).",
         [
             ("A művészet ereje (CM)", "banned"),
@@ -52,7 +55,7 @@ BAN_LISTS = [
     (
         "hkk-hagyomanyos",
         "HKK: Hagyományos",
-        "RULES.md §1.6, Hagyományos ban list as crawled 2025: https://beholder.hu/?cikk=35159",
+        "docs/rules.md §4, Hagyományos ban list as crawled 2025: https://beholder.hu/?cikk=35159",
         [
             (name, "banned")
             for name in [
@@ -76,7 +79,7 @@ BAN_LISTS = [
     (
         "hkk-paros",
         "HKK: Páros",
-        "RULES.md §1.6, Páros ban list (beholder.hu Páros verseny pages, e.g. "
+        "docs/rules.md §4, Páros ban list (beholder.hu Páros verseny pages, e.g. "
         "https://beholder.hu/?cikk=18240, http://marcus.beholder.hu/?cikk=27288)",
         [
             (name, "banned")
@@ -112,7 +115,7 @@ BAN_LISTS = [
     (
         "hkk-retro",
         "HKK: Retró",
-        "RULES.md §1.6, Retró ban list (2025-11-08, "
+        "docs/rules.md §4, Retró ban list (2025-11-08, "
         "https://p0re.beholder.hu/index.php?cikk=35689); "
         "'Tiltott mágia csak a kiegészítő pakliban szerepelhet' from retrohkk.hu",
         [
@@ -140,9 +143,9 @@ FORMATS = [
     dict(
         _HKK_BASE,
         slug="hkk",
-        name="HKK (S000 tournament rules)",
-        description="Seed FAQ S000: at least 45 cards without the rule card; no sideboard "
-        "or colour rule stated.",
+        name="HKK (FAQ tournament rules)",
+        description="HKK FAQ on rule cards and first-player rights: at least 45 cards without "
+        "the rule card; no sideboard or colour rule stated.",
         min_main=45,
         sideboard_mode="any",
         sideboard_size=None,
@@ -154,7 +157,7 @@ FORMATS = [
         _HKK_BASE,
         slug="hkk-hagyomanyos",
         name="HKK Hagyományos",
-        description="RULES.md §1.3: min. 50 cards, sideboard exactly 30 when used, at most 3 "
+        description="docs/rules.md §3: min. 50 cards, sideboard exactly 30 when used, at most 3 "
         "colours (Színtelen and Bufa not counted), at most 3 copies.",
         min_main=50,
         sideboard_mode="exact",
@@ -167,7 +170,7 @@ FORMATS = [
         _HKK_BASE,
         slug="hkk-retro",
         name="HKK Retró",
-        description="RULES.md §1.3: min. 45 cards, sideboard exactly 20 when used, at most 4 "
+        description="docs/rules.md §4: min. 45 cards, sideboard exactly 20 when used, at most 4 "
         "colours (Színtelen and Bufa not counted), at most 3 copies.",
         min_main=45,
         sideboard_mode="exact",
@@ -180,7 +183,7 @@ FORMATS = [
         _HKK_BASE,
         slug="hkk-paros",
         name="HKK Páros",
-        description="RULES.md §1.5: Hagyományos deck rules for each member, the pair uses the "
+        description="docs/rules.md §7: Hagyományos deck rules for each member, the pair uses the "
         "same rule card; own ban list.",
         min_main=50,
         sideboard_mode="exact",
@@ -194,7 +197,7 @@ FORMATS = [
         slug="wow-constructed",
         game="wow",
         name="WoW TCG Constructed",
-        description="RULES.md §2.1: one hero, min. 60 cards, side deck exactly 10 when used, "
+        description="docs/rules.md §9: one hero, min. 60 cards, side deck exactly 10 when used, "
         "at most 4 copies (Unlimited cards exempt).",
         rule_set="wow-constructed",
         min_main=60,
@@ -214,7 +217,7 @@ FORMATS = [
         slug="bluemoon-advanced",
         game="bluemoon",
         name="Blue Moon (advanced)",
-        description="Blue Moon advanced deck building (seed S002).",
+        description="Blue Moon advanced deck building (docs/rules.md §12).",
         rule_set="bluemoon-advanced",
         min_main=None,
         max_main=None,
@@ -233,7 +236,7 @@ FORMATS = [
         slug="bluemoon-people",
         game="bluemoon",
         name="Blue Moon (people deck)",
-        description="Blue Moon single-people deck (seed S002).",
+        description="Blue Moon single-people deck (docs/rules.md §12).",
         rule_set="bluemoon-people",
         min_main=None,
         max_main=None,

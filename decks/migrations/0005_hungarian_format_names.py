@@ -1,7 +1,9 @@
 """Hungarian names and descriptions for the seeded formats (the community's first language).
 
 Only rows still carrying the seeded English text are changed, so an organiser's own edits in
-the admin are kept. Reversible: the reverse puts the seeded English text back the same way.
+the admin are kept. Reversible: the reverse puts the seeded English text back the same way. The
+texts below are those of a fresh install; ``0006_relabel_sources`` brings databases seeded with
+the first wording up to date.
 """
 
 from django.db import migrations
@@ -10,20 +12,20 @@ from django.db import migrations
 TEXTS = {
     "hkk": (
         (
-            "HKK (S000 tournament rules)",
-            "Seed FAQ S000: at least 45 cards without the rule card; no sideboard or colour "
-            "rule stated.",
+            "HKK (FAQ tournament rules)",
+            "HKK FAQ on rule cards and first-player rights: at least 45 cards without the rule "
+            "card; no sideboard or colour rule stated.",
         ),
         (
-            "HKK (versenyszabályok, GYIK S000)",
-            "A GYIK (S000) szerint: legalább 45 lap a szabálylap nélkül; kiegészítő pakliról és "
+            "HKK (versenyszabályok, GYIK)",
+            "A HKK GYIK szerint: legalább 45 lap a szabálylap nélkül; kiegészítő pakliról és "
             "színkorlátról nem rendelkezik.",
         ),
     ),
     "hkk-hagyomanyos": (
         (
             "HKK Hagyományos",
-            "RULES.md §1.3: min. 50 cards, sideboard exactly 30 when used, at most 3 colours "
+            "docs/rules.md §3: min. 50 cards, sideboard exactly 30 when used, at most 3 colours "
             "(Színtelen and Bufa not counted), at most 3 copies.",
         ),
         (
@@ -35,7 +37,7 @@ TEXTS = {
     "hkk-retro": (
         (
             "HKK Retró",
-            "RULES.md §1.3: min. 45 cards, sideboard exactly 20 when used, at most 4 colours "
+            "docs/rules.md §4: min. 45 cards, sideboard exactly 20 when used, at most 4 colours "
             "(Színtelen and Bufa not counted), at most 3 copies.",
         ),
         (
@@ -47,8 +49,8 @@ TEXTS = {
     "hkk-paros": (
         (
             "HKK Páros",
-            "RULES.md §1.5: Hagyományos deck rules for each member, the pair uses the same rule "
-            "card; own ban list.",
+            "docs/rules.md §7: Hagyományos deck rules for each member, the pair uses the same "
+            "rule card; own ban list.",
         ),
         (
             "HKK Páros",
@@ -59,7 +61,7 @@ TEXTS = {
     "wow-constructed": (
         (
             "WoW TCG Constructed",
-            "RULES.md §2.1: one hero, min. 60 cards, side deck exactly 10 when used, at most 4 "
+            "docs/rules.md §9: one hero, min. 60 cards, side deck exactly 10 when used, at most 4 "
             "copies (Unlimited cards exempt).",
         ),
         (
@@ -69,12 +71,12 @@ TEXTS = {
         ),
     ),
     "bluemoon-advanced": (
-        ("Blue Moon (advanced)", "Blue Moon advanced deck building (seed S002)."),
-        ("Blue Moon (haladó pakliépítés)", "Blue Moon haladó pakliépítés (S002 GYIK)."),
+        ("Blue Moon (advanced)", "Blue Moon advanced deck building (docs/rules.md §12)."),
+        ("Blue Moon (haladó pakliépítés)", "Blue Moon haladó pakliépítés (Blue Moon GYIK)."),
     ),
     "bluemoon-people": (
-        ("Blue Moon (people deck)", "Blue Moon single-people deck (seed S002)."),
-        ("Blue Moon (néppakli)", "Blue Moon előre összeállított néppakli (S002 GYIK)."),
+        ("Blue Moon (people deck)", "Blue Moon single-people deck (docs/rules.md §12)."),
+        ("Blue Moon (néppakli)", "Blue Moon előre összeállított néppakli (Blue Moon GYIK)."),
     ),
 }
 

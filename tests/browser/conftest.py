@@ -62,7 +62,7 @@ def seeded_catalogue(request, transactional_db) -> None:
     database the live server reads (both idempotent)."""
     from django.apps import apps
 
-    from decks.catalogue import clear_caches
+    from decks.selectors.cache import clear_caches
 
     for name in SEED_MIGRATIONS:
         importlib.import_module(name).seed(apps, None)
@@ -121,8 +121,9 @@ def new_page(chromium, live_server) -> Iterator[Callable[..., object]]:
     """Factory: ``new_page(viewport=DESKTOP)`` → a Playwright ``Page`` in its own browser
     context (own cookies, i.e. one signed-in person), with ``base_url`` = the live server.
 
-    The pages fail the test on any uncaught JavaScript error (collected in ``page.js_errors``,
-    checked at teardown)."""
+    The pages fail the test on any uncaught JavaScript error (collected in ``page.js_errors``)
+    and on any Content-Security-Policy violation the browser reports on its console (collected
+    in ``page.csp_errors``), both checked at teardown."""
     contexts = []
     pages = []
 
@@ -134,12 +135,23 @@ def new_page(chromium, live_server) -> Iterator[Callable[..., object]]:
         contexts.append(context)
         page = context.new_page()
         page.js_errors = []
+        page.csp_errors = []
         page.on("pageerror", lambda exc, page=page: page.js_errors.append(str(exc)))
+        page.on("console", lambda msg, page=page: _collect_csp_violation(page, msg))
         pages.append(page)
         return page
 
     yield make
     errors = [e for p in pages for e in p.js_errors]
+    csp_errors = [e for p in pages for e in p.csp_errors]
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors on the pages: {errors}"
+    assert not csp_errors, f"Content-Security-Policy violations on the pages: {csp_errors}"
+
+
+def _collect_csp_violation(page, message) -> None:
+    """Chromium logs every CSP violation as a console error naming the policy."""
+    text = message.text
+    if message.type == "error" and "Content Security Policy" in text:
+        page.csp_errors.append(f"{page.url}: {text}")

@@ -1,15 +1,20 @@
-"""Tournament services: every write goes through here (../shared/STYLE.md §5.5, §5.10).
+"""Tournament services: every write goes through here; API views, pages, commands and Celery
+tasks stay thin and call these functions.
 
 All functions take keyword-only arguments, own their transaction (``@transaction.atomic``),
-lock the tournament row before changing it, and raise the typed errors of
-``tournaments.errors`` (``NotFound``, ``Conflict``, ``InvalidState``, ``ValidationFailed``,
-each with a stable ``code``, a translated ``message`` and ``params``).
+lock the tournament row before changing it, and raise the errors of ``hkk_tournament.errors``
+(``NotFound``, ``Conflict``, ``InvalidState``, ``ValidationFailed``, each with a stable
+``code``, a translated ``message``, ``params`` and an HTTP ``status``). Work for Celery is
+enqueued through ``jobs`` after the commit; services never import the tasks.
 
-Modules: ``registration`` (tournament, entries, deck lists, start/finish), ``rounds`` (Swiss
-pairing, swaps, publish, finish), ``results`` (die rolls, games, corrections, first-player
-right), ``standings`` (standings, snapshot, export, CSV), ``staff`` (co-organisers, judges,
-self-registration), ``reports`` (players' result reports and disputes), ``deck_checks``
-(random and chosen deck checks per round).
+Modules: ``tournaments`` (create, open registration, planned rounds, start/finish),
+``registration`` (entries: players, pair teams, late entries, drops, deck overrides),
+``deck_lists`` (deck list submission, the pair rule-card check, pairable entries),
+``options`` (event options changed after creation), ``rounds`` (Swiss pairing, swaps,
+publish, finish), ``results`` (die rolls, games, corrections, first-player right),
+``game_start`` (opening hand and life points per match), ``standings`` (standings, snapshot,
+export, CSV), ``staff`` (co-organisers, judges, self-registration), ``reports`` (players'
+result reports and disputes), ``deck_checks`` (random and chosen deck checks per round).
 """
 
 from tournaments.services.deck_checks import (
@@ -18,22 +23,20 @@ from tournaments.services.deck_checks import (
     deck_check_record,
     deck_checks_pick,
 )
-from tournaments.services.options import tournament_set_options
-from tournaments.services.registration import (
+from tournaments.services.deck_lists import (
     PAIR_RULE_CARD_MISMATCH,
     deck_submit,
-    entry_drop,
     entry_has_legal_lists,
     entry_is_pairable,
+)
+from tournaments.services.options import tournament_set_options
+from tournaments.services.registration import (
+    entry_drop,
     entry_override_deck,
+    entry_register,
     entry_register_late,
     entry_register_pair,
     entry_register_player,
-    tournament_create,
-    tournament_finish,
-    tournament_open_registration,
-    tournament_set_planned_rounds,
-    tournament_start,
 )
 from tournaments.services.reports import (
     match_disputes,
@@ -70,6 +73,13 @@ from tournaments.services.standings import (
     standings_rows,
     tournament_export,
 )
+from tournaments.services.tournaments import (
+    tournament_create,
+    tournament_finish,
+    tournament_open_registration,
+    tournament_set_planned_rounds,
+    tournament_start,
+)
 
 __all__ = [
     "NextRight",
@@ -83,6 +93,7 @@ __all__ = [
     "entry_has_legal_lists",
     "entry_is_pairable",
     "entry_override_deck",
+    "entry_register",
     "entry_register_late",
     "entry_register_pair",
     "entry_register_player",

@@ -1,11 +1,11 @@
-"""Deck checks (issue 4 §3: "pick at least 10% of decks at random each round, record the
-outcome and any penalty").
+"""Deck checks: pick a share of the decks at random each round (10 % by default), record the
+outcome and any penalty (docs/rules.md §16 (Deck checks, penalties and result reporting)).
 
 Each round the judges pick ``ceil(deck_check_percent% × n)`` entries at random (at least one),
 ``n`` being the entries playing an opponent in the round (a bye's entry is not at a table).
 The pick uses ``random.Random(seed)`` over the entry ids in order, and the seed is stored on
-every check it chose, so the selection can be reproduced and audited, as with the pairing seed
-(STYLE.md §5.3). Judges may also add specific entries. Callers check the judge role
+every check it chose, so the selection can be reproduced and audited, as with the pairing
+seed. Judges may also add specific entries. Callers check the judge role
 (``tournaments.permissions.can_judge``).
 """
 
@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.errors import Conflict, InvalidState, ValidationFailed
+from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments.models import DeckCheck, Entry, Round
 from tournaments.services._common import lock_tournament
 
@@ -64,7 +64,7 @@ def deck_check_count(*, percent: int, entries: int) -> int:
 
 
 @transaction.atomic
-def deck_checks_pick(*, round: Round, by: Any = None, seed: int | None = None) -> list[DeckCheck]:  # noqa: A002
+def deck_checks_pick(*, round: Round, by: Any = None, seed: int | None = None) -> list[DeckCheck]:
     """Pick the round's random deck checks (idempotent per round).
 
     ``seed`` (default ``secrets.randbits(32)``) seeds ``random.Random``, which samples
@@ -111,7 +111,7 @@ def deck_checks_pick(*, round: Round, by: Any = None, seed: int | None = None) -
 
 
 @transaction.atomic
-def deck_check_add(*, round: Round, entry: Entry, by: Any = None) -> DeckCheck:  # noqa: A002
+def deck_check_add(*, round: Round, entry: Entry | int, by: Any = None) -> DeckCheck:
     """A judge picks ``entry`` for a deck check in ``round`` (``random_pick=False``).
 
     Raises:
@@ -121,7 +121,7 @@ def deck_check_add(*, round: Round, entry: Entry, by: Any = None) -> DeckCheck: 
     """
     rnd = _locked_round(round)
     _require_published(rnd)
-    entry_id = getattr(entry, "pk", entry)
+    entry_id: int = entry if isinstance(entry, int) else entry.pk
     if not rnd.seats.filter(entry_id=entry_id).exists():
         raise ValidationFailed(
             "not_in_round",

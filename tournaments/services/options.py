@@ -1,6 +1,7 @@
-"""Event options an organiser changes after creating the event (issue 4 §1, §3): whether the
-event is public, whether deck lists are published to the players, and the share of entries
-deck-checked each round. (Added by the pages helper; ``tournament_create`` does not take them.)
+"""Event options an organiser changes after creating the event: whether the event is public,
+whether deck lists are published to the players, and the share of entries deck-checked each
+round (docs/rules.md §16 (Deck checks, penalties and result reporting)). ``tournament_create``
+does not take them.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.errors import ValidationFailed
+from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament
 from tournaments.services._common import lock_tournament
 

@@ -1,219 +1,24 @@
-"""Tournament set-up, registration, deck lists, start and finish (issue: "Registration and
-deck lists"; RULES.md §1.5 for pair teams, TOURNAMENT-PRACTICE.md §8.6–8.7).
+"""Entries of an event: register single players and pair teams (before the start, or late
+while it runs up to the cut-off round), drop them, and let one be paired without a legal list.
+
+Sources: docs/rules.md §7 (HKK pair tournaments), §14 (Swiss pairing and byes: late entries
+and drops) and §16 (Deck checks, penalties and result reporting).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from decks.models import Format
-from decks.services import DeckInputError, UnknownFormat, deck_validate, validation_result_dict
-from tournaments.domain import first_player as first_player_domain
-from tournaments.domain import standings as standings_domain
-from tournaments.errors import Conflict, InvalidState, NotFound, ValidationFailed
-from tournaments.models import DeckSubmission, Entry, EntryMember, Player, Tournament
-from tournaments.services._common import (
-    GAME_DEFAULTS,
-    last_round,
-    lock_tournament,
-    require_status,
-)
-
-PAIR_RULE_CARD_MISMATCH = "pair_rule_card_mismatch"
+from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
+from tournaments.models import Entry, EntryMember, Player, Tournament
+from tournaments.services._common import last_round, lock_tournament, require_status
 
 S = Tournament.Status
-
-
-# --- tournament ---------------------------------------------------------------------------
-
-
-def _game_slug(fmt: Format) -> str:
-    game = getattr(fmt, "game", "")
-    return str(getattr(game, "slug", game) or "")
-
-
-def _format_default(fmt: Format, names: Sequence[str], fallback: Any) -> Any:
-    for name in names:
-        value = getattr(fmt, name, None)
-        if value not in (None, "", [], ()):
-            return value
-    return fallback
-
-
-def _check_tiebreakers(codes: Sequence[str]) -> list[str]:
-    known = set(standings_domain.TIEBREAKERS)
-    codes = [str(c) for c in codes]
-    unknown = [c for c in codes if c not in known]
-    if unknown or len(set(codes)) != len(codes):
-        raise ValidationFailed(
-            "unknown_tiebreaker",
-            _("Unknown or repeated tiebreaker: %(codes)s.")
-            % {"codes": ", ".join(unknown or codes)},
-            {"codes": unknown or codes, "known": sorted(known)},
-        )
-    return codes
-
-
-def _check_policy(code: str) -> str:
-    try:
-        first_player_domain.get_policy(code)
-    except (KeyError, LookupError, ValueError):
-        raise ValidationFailed(
-            "unknown_first_player_policy",
-            _("Unknown first-player policy: %(code)s.") % {"code": code},
-            {"code": code},
-        ) from None
-    return code
-
-
-@transaction.atomic
-def tournament_create(
-    *,
-    owner: Any,
-    name: str,
-    format_slug: str,
-    kind: str = Tournament.Kind.INDIVIDUAL,
-    games_per_match: int | None = None,
-    stop_at_two_wins: bool = False,
-    planned_rounds: int | None = None,
-    tiebreakers: Sequence[str] | None = None,
-    first_player_policy: str | None = None,
-    late_entry_cutoff_round: int | None = None,
-    deck_deadline: Any = None,
-    scoring: Mapping[str, int] | None = None,
-) -> Tournament:
-    """Create a tournament in ``draft``.
-
-    Defaults come from the ``decks.Format`` row (its default policy, games per match and
-    tiebreakers when it has them), else from the game: HKK → policy ``hkk``, 3 games, tiebreakers
-    ``["buchholz", "game_points"]`` (RULES.md §1.7); WoW → ``loser_chooses``,
-    ``["omw", "gw", "ogw"]`` (MTR, TOURNAMENT-PRACTICE.md §4.1).
-
-    ``scoring`` may override any of ``match_win_points, match_draw_points, match_loss_points,
-    game_win_points, game_draw_points, game_loss_points, bye_games_won`` (HKK 3/1/0 and 2/1/0).
-
-    Raises:
-        NotFound: ``unknown_format``.
-        ValidationFailed: ``unknown_tiebreaker``, ``unknown_first_player_policy``,
-            ``invalid_value`` (bad kind, games per match, rounds or scoring key).
-    """
-    fmt = Format.objects.filter(slug=format_slug).first()
-    if fmt is None:
-        raise NotFound(
-            "unknown_format",
-            _("Unknown format: %(slug)s.") % {"slug": format_slug},
-            {"slug": format_slug},
-        )
-    if kind not in Tournament.Kind.values:
-        raise ValidationFailed(
-            "invalid_value",
-            _("Unknown tournament kind: %(kind)s.") % {"kind": kind},
-            {"kind": kind},
-        )
-    if not str(name).strip():
-        raise ValidationFailed(
-            "invalid_value", _("The tournament needs a name."), {"field": "name"}
-        )
-    game_defaults = GAME_DEFAULTS.get(_game_slug(fmt), GAME_DEFAULTS["hkk"])
-    policy = first_player_policy or _format_default(
-        fmt, ("default_first_player_policy", "first_player_policy"), game_defaults["policy"]
-    )
-    games = games_per_match or _format_default(
-        fmt, ("default_games_per_match", "games_per_match"), game_defaults["games"]
-    )
-    if tiebreakers is not None:
-        tbs = list(tiebreakers)
-    else:
-        tbs = list(_format_default(fmt, ("default_tiebreakers",), game_defaults["tiebreakers"]))
-        if not set(tbs) <= set(standings_domain.TIEBREAKERS):
-            # A format row naming codes the standings registry does not know: use the game's.
-            tbs = list(game_defaults["tiebreakers"])
-    for field, value in (("games_per_match", games), ("planned_rounds", planned_rounds)):
-        if value is not None and (not isinstance(value, int) or value < 1):
-            raise ValidationFailed(
-                "invalid_value",
-                _("%(field)s must be a positive whole number.") % {"field": field},
-                {"field": field},
-            )
-    max_games = first_player_domain.get_policy(_check_policy(str(policy))).max_games
-    if max_games is not None and int(games) > max_games:
-        raise ValidationFailed(
-            "invalid_value",
-            _("The first-player policy %(policy)s allows at most %(max)s games per match.")
-            % {"policy": policy, "max": max_games},
-            {"field": "games_per_match", "max": max_games},
-        )
-    tournament = Tournament(
-        owner=owner,
-        name=str(name).strip(),
-        format=fmt,
-        kind=kind,
-        games_per_match=int(games),
-        stop_at_two_wins=bool(stop_at_two_wins),
-        planned_rounds=planned_rounds,
-        tiebreakers=_check_tiebreakers(tbs),
-        first_player_policy=_check_policy(str(policy)),
-        late_entry_cutoff_round=late_entry_cutoff_round,
-        deck_deadline=deck_deadline,
-    )
-    allowed = {
-        "match_win_points",
-        "match_draw_points",
-        "match_loss_points",
-        "game_win_points",
-        "game_draw_points",
-        "game_loss_points",
-        "bye_games_won",
-    }
-    for key, value in (scoring or {}).items():
-        if key not in allowed or not isinstance(value, int) or value < 0:
-            raise ValidationFailed(
-                "invalid_value",
-                _("Invalid scoring setting: %(key)s.") % {"key": key},
-                {"field": key},
-            )
-        setattr(tournament, key, value)
-    tournament.save()
-    return tournament
-
-
-@transaction.atomic
-def tournament_open_registration(*, tournament: Tournament) -> Tournament:
-    """draft → registration. Raises ``InvalidState("tournament_status")`` otherwise."""
-    tournament = lock_tournament(tournament)
-    require_status(tournament, S.DRAFT)
-    tournament.status = S.REGISTRATION
-    tournament.save(update_fields=["status"])
-    return tournament
-
-
-@transaction.atomic
-def tournament_set_planned_rounds(*, tournament: Tournament, planned_rounds: int) -> Tournament:
-    """Change the number of planned rounds (not below the rounds already paired).
-
-    Raises ``ValidationFailed("invalid_value")``, ``InvalidState("tournament_status")``.
-    """
-    tournament = lock_tournament(tournament)
-    require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
-    last = last_round(tournament)
-    if not isinstance(planned_rounds, int) or planned_rounds < max(1, last.number if last else 1):
-        raise ValidationFailed(
-            "invalid_value",
-            _("The number of rounds cannot be less than the rounds already paired."),
-            {"field": "planned_rounds"},
-        )
-    tournament.planned_rounds = planned_rounds
-    tournament.save(update_fields=["planned_rounds"])
-    return tournament
-
-
-# --- entries ------------------------------------------------------------------------------
 
 
 def _player(value: Player | str | None, *, email: str = "") -> Player:
@@ -226,9 +31,14 @@ def _player(value: Player | str | None, *, email: str = "") -> Player:
     return Player.objects.create(display_name=str(value).strip(), email=email)
 
 
-def _add_entry(
+def add_entry(
     tournament: Tournament, name: str, players: Sequence[Player], registered_round: int
 ) -> Entry:
+    """Create the entry with ``players`` in seats A, B (in that order).
+
+    Raises ``Conflict("player_already_registered")`` when a player is in another entry of the
+    tournament already or is given twice (the caller's transaction is then rolled back).
+    """
     entry = Entry.objects.create(
         tournament=tournament, name=name, registered_round=registered_round
     )
@@ -258,7 +68,8 @@ def _add_entry(
     return entry
 
 
-def _require_kind(tournament: Tournament, kind: str) -> None:
+def require_kind(tournament: Tournament, kind: str) -> None:
+    """Raise ``ValidationFailed("wrong_entry_kind")`` unless the tournament is of ``kind``."""
     if tournament.kind != kind:
         raise ValidationFailed(
             "wrong_entry_kind",
@@ -269,9 +80,20 @@ def _require_kind(tournament: Tournament, kind: str) -> None:
         )
 
 
-def _next_round_number(tournament: Tournament) -> int:
+def late_entry_round(tournament: Tournament) -> int:
+    """The round a late entry joins: the next one to be paired, as long as it is not after
+    ``late_entry_cutoff_round``. Raises ``InvalidState("late_entry_closed")`` otherwise (also
+    when the event sets no cut-off)."""
     last = last_round(tournament)
-    return (last.number if last else 0) + 1
+    number = (last.number if last else 0) + 1
+    cutoff = tournament.late_entry_cutoff_round
+    if cutoff is None or number > cutoff:
+        raise InvalidState(
+            "late_entry_closed",
+            _("Late entries are closed (the cut-off round has passed)."),
+            {"next_round": number, "cutoff": cutoff},
+        )
+    return number
 
 
 def _register(
@@ -293,9 +115,9 @@ def _register(
             )
         a, b = _player(player_a), _player(player_b)
         team_name = (name or "").strip() or f"{a.display_name} & {b.display_name}"
-        return _add_entry(tournament, team_name, [a, b], registered_round)
+        return add_entry(tournament, team_name, [a, b], registered_round)
     p = _player(player, email=email)
-    return _add_entry(tournament, (name or "").strip() or p.display_name, [p], registered_round)
+    return add_entry(tournament, (name or "").strip() or p.display_name, [p], registered_round)
 
 
 @transaction.atomic
@@ -317,7 +139,7 @@ def entry_register_player(
     """
     tournament = lock_tournament(tournament)
     require_status(tournament, S.DRAFT, S.REGISTRATION)
-    _require_kind(tournament, Tournament.Kind.INDIVIDUAL)
+    require_kind(tournament, Tournament.Kind.INDIVIDUAL)
     return _register(
         tournament,
         player=player if player is not None else player_name,
@@ -334,13 +156,15 @@ def entry_register_pair(
     *,
     tournament: Tournament,
     name: str = "",
-    player_a: Player | str,
-    player_b: Player | str,
+    player_a: Player | str | None,
+    player_b: Player | str | None,
 ) -> Entry:
-    """Register a pair team: ``player_a`` sits in seat A, ``player_b`` in seat B (RULES.md §1.5).
+    """Register a pair team: ``player_a`` sits in seat A, ``player_b`` in seat B (docs/rules.md
+    §7 (HKK pair tournaments)).
 
-    Players are :class:`Player` rows or display names (a new player is created for a name).
-    ``name`` defaults to "A & B".
+    Players are :class:`Player` rows or display names (a new player is created for a name);
+    a missing one (``None``) is the error ``pair_needs_two_players``. ``name`` defaults to
+    "A & B".
 
     Raises:
         InvalidState: ``tournament_status``.
@@ -349,7 +173,7 @@ def entry_register_pair(
     """
     tournament = lock_tournament(tournament)
     require_status(tournament, S.DRAFT, S.REGISTRATION)
-    _require_kind(tournament, Tournament.Kind.PAIR)
+    require_kind(tournament, Tournament.Kind.PAIR)
     return _register(
         tournament,
         player=None,
@@ -382,14 +206,7 @@ def entry_register_late(
     """
     tournament = lock_tournament(tournament)
     require_status(tournament, S.RUNNING)
-    number = _next_round_number(tournament)
-    cutoff = tournament.late_entry_cutoff_round
-    if cutoff is None or number > cutoff:
-        raise InvalidState(
-            "late_entry_closed",
-            _("Late entries are closed (the cut-off round has passed)."),
-            {"next_round": number, "cutoff": cutoff},
-        )
+    number = late_entry_round(tournament)
     return _register(
         tournament,
         player=player,
@@ -399,6 +216,33 @@ def entry_register_late(
         email=email,
         registered_round=number,
     )
+
+
+def entry_register(
+    *, tournament: Tournament, players: Sequence[str], name: str = "", email: str = ""
+) -> Entry:
+    """Register an entry by the organiser with the service that fits the tournament: a late
+    entry (:func:`entry_register_late`) while it is running, else a pair team
+    (:func:`entry_register_pair`, two ``players``: seat A, seat B) or a single player
+    (:func:`entry_register_player`). Used by the API and the organiser's entry page.
+
+    Raises: as the chosen service (a wrong team size: ``ValidationFailed``
+    ``wrong_entry_kind`` or ``pair_needs_two_players``; docs/rules.md §7 (HKK pair tournaments)).
+    """
+    first = players[0]
+    second = players[1] if len(players) > 1 else None
+    pair = tournament.is_pair or second is not None
+    if tournament.status == S.RUNNING:
+        if pair:
+            return entry_register_late(
+                tournament=tournament, name=name, player_a=first, player_b=second
+            )
+        return entry_register_late(tournament=tournament, player=first, name=name, email=email)
+    if pair:
+        return entry_register_pair(
+            tournament=tournament, name=name, player_a=first, player_b=second
+        )
+    return entry_register_player(tournament=tournament, player_name=first, email=email)
 
 
 @transaction.atomic
@@ -458,263 +302,3 @@ def entry_override_deck(*, entry: Entry, reason: str, by: Any = None) -> Entry:
         update_fields=["pairing_override_reason", "pairing_override_by", "pairing_override_at"]
     )
     return entry
-
-
-# --- deck lists ---------------------------------------------------------------------------
-
-
-def _resolved_sections(result: Any) -> dict[str, list[dict[str, Any]]]:
-    sections: dict[str, list[dict[str, Any]]] = {}
-    for section, lines in (getattr(result, "lines", None) or {}).items():
-        if lines:
-            sections[section] = [
-                {"id": line.card.id, "name": line.card.name, "count": line.count} for line in lines
-            ]
-    return sections
-
-
-def _mismatch_error(mine: str, theirs: str, partner_seat: str) -> dict[str, Any]:
-    return {
-        "code": PAIR_RULE_CARD_MISMATCH,
-        "message": gettext(
-            "Both members of a pair team must use the same rule card (or both none): "
-            "%(mine)s here, %(theirs)s in seat %(seat)s."
-        )
-        % {
-            "mine": mine or gettext("none"),
-            "theirs": theirs or gettext("none"),
-            "seat": partner_seat,
-        },
-        "card": mine or None,
-        "line": None,
-        "params": {
-            "rule_card": mine or None,
-            "partner_rule_card": theirs or None,
-            "partner_seat": partner_seat,
-        },
-    }
-
-
-def _set_extra_errors(sub: DeckSubmission, extras: list[dict[str, Any]]) -> None:
-    extra_codes = {PAIR_RULE_CARD_MISMATCH}
-    result = dict(sub.result or {})
-    errors = [e for e in result.get("errors", []) if e.get("code") not in extra_codes]
-    result["errors"] = errors + extras
-    sub.extra_errors = extras
-    sub.legal = sub.validator_legal and not extras
-    result["legal"] = sub.legal
-    sub.result = result
-
-
-def _reconcile_pair(member: EntryMember, sub: DeckSubmission) -> None:
-    """Flag (or clear) ``pair_rule_card_mismatch`` on both members' current lists."""
-    partner = EntryMember.objects.filter(entry_id=member.entry_id).exclude(pk=member.pk).first()
-    other = (
-        DeckSubmission.objects.select_for_update().filter(member=partner, is_current=True).first()
-        if partner is not None
-        else None
-    )
-    if other is None:
-        _set_extra_errors(sub, [])
-        return
-    if (sub.rule_card or "") != (other.rule_card or ""):
-        _set_extra_errors(sub, [_mismatch_error(sub.rule_card, other.rule_card, partner.seat)])
-        if not other.locked:
-            _set_extra_errors(other, [_mismatch_error(other.rule_card, sub.rule_card, member.seat)])
-    else:
-        _set_extra_errors(sub, [])
-        if not other.locked:
-            _set_extra_errors(other, [])
-    if not other.locked:
-        other.save(update_fields=["extra_errors", "legal", "result"])
-
-
-@transaction.atomic
-def deck_submit(
-    *,
-    tournament: Tournament,
-    entry: Entry,
-    player: Player,
-    text: str | None = None,
-    data: Mapping[str, Any] | None = None,
-    by: Any = None,
-) -> DeckSubmission:
-    """Submit (or replace) one member's deck list; every version is kept with its result.
-
-    The list is validated on its own under the tournament's format
-    (``decks.services.deck_validate``); in a pair tournament the member's rule card must equal
-    the partner's current one, or both none (RULES.md §1.5): otherwise both current lists get
-    the extra error ``pair_rule_card_mismatch`` and are not legal until one is replaced.
-    Rejected lists are stored too (``legal=False``, errors in ``result``).
-
-    Raises:
-        NotFound: ``not_a_member`` (player not in this entry / entry not in this tournament).
-        InvalidState: ``tournament_status``, ``lists_locked``, ``deck_deadline_passed``.
-        ValidationFailed: ``deck_input`` (empty list, both or neither of text/data).
-    """
-    tournament = lock_tournament(tournament)
-    require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
-    member = (
-        EntryMember.objects.select_related("entry")
-        .filter(entry=entry, player=player, entry__tournament=tournament)
-        .first()
-    )
-    if member is None:
-        raise NotFound(
-            "not_a_member",
-            _("%(player)s is not a member of this entry.") % {"player": player.display_name},
-            {"entry": entry.pk, "player": player.pk},
-        )
-    if DeckSubmission.objects.filter(member=member, locked=True).exists() or (
-        tournament.status == S.RUNNING and member.entry.registered_round == 1
-    ):
-        raise InvalidState(
-            "lists_locked", _("Deck lists are locked for this event."), {"entry": entry.pk}
-        )
-    if (
-        tournament.deck_deadline is not None
-        and timezone.now() > tournament.deck_deadline
-        and member.entry.registered_round == 1
-    ):
-        raise InvalidState(
-            "deck_deadline_passed",
-            _("The deck list deadline has passed."),
-            {"deadline": tournament.deck_deadline.isoformat()},
-        )
-    try:
-        result = deck_validate(format_slug=tournament.format.slug, text=text, data=data)
-    except DeckInputError as exc:
-        raise ValidationFailed("deck_input", exc.message, {}) from None
-    except UnknownFormat:
-        raise InvalidState(
-            "unknown_format",
-            _("The tournament's format is not available."),
-            {"slug": tournament.format.slug},
-        ) from None
-    previous = (
-        DeckSubmission.objects.select_for_update()
-        .filter(member=member)
-        .order_by("-version")
-        .first()
-    )
-    DeckSubmission.objects.filter(member=member, is_current=True).update(is_current=False)
-    sub = DeckSubmission(
-        member=member,
-        version=(previous.version + 1) if previous else 1,
-        text=text or "",
-        data=_resolved_sections(result) if text is not None else dict(data or {}),
-        format_slug=tournament.format.slug,
-        submitted_by=by,
-        validated_at=timezone.now(),
-        validator_legal=bool(result.legal),
-        legal=bool(result.legal),
-        result=validation_result_dict(result),
-        rule_card=result.rule_card or "",
-        follower=result.follower or "",
-        hero=result.hero or "",
-        is_current=True,
-    )
-    if text is None:
-        sub.data = {"input": dict(data or {}), "resolved": _resolved_sections(result)}
-    if tournament.is_pair:
-        _reconcile_pair(member, sub)
-    sub.save()
-    return sub
-
-
-def entry_has_legal_lists(entry: Entry) -> bool:
-    """Every member of the entry has a current legal list (pair rule cards agree)."""
-    members = list(entry.members.all())
-    if not members:
-        return False
-    current = {
-        s.member_id: s for s in DeckSubmission.objects.filter(member__entry=entry, is_current=True)
-    }
-    if any(m.pk not in current or not current[m.pk].legal for m in members):
-        return False
-    return len({current[m.pk].rule_card for m in members}) == 1
-
-
-def entry_is_pairable(entry: Entry) -> bool:
-    """A legal list for every member, or an organiser override with a reason."""
-    return bool(entry.pairing_override_reason) or entry_has_legal_lists(entry)
-
-
-def require_pairable(entries: Sequence[Entry]) -> None:
-    """Raise ``ValidationFailed("entries_without_legal_list")`` naming entries that cannot
-    be paired (no legal list and no override)."""
-    bad = [e for e in entries if not entry_is_pairable(e)]
-    if bad:
-        raise ValidationFailed(
-            "entries_without_legal_list",
-            _(
-                "These entries have no legal deck list (fix, override with a reason, or drop): "
-                "%(names)s."
-            )
-            % {"names": ", ".join(e.name for e in bad)},
-            {"entries": [e.pk for e in bad], "names": [e.name for e in bad]},
-        )
-
-
-def lock_lists(entries: Sequence[Entry]) -> None:
-    """Lock the current list of every member of ``entries`` (the accepted snapshot)."""
-    now = timezone.now()
-    DeckSubmission.objects.filter(member__entry__in=entries, is_current=True, locked=False).exclude(
-        member__decks__locked=True
-    ).update(locked=True, locked_at=now)
-
-
-@transaction.atomic
-def tournament_start(*, tournament: Tournament) -> Tournament:
-    """registration → running: lock every active entry's current list (rule cards are fixed
-    for the event), check that each has a legal list or an override, and set
-    ``planned_rounds`` to the suggestion for the entry count when it is empty.
-
-    Raises:
-        InvalidState: ``tournament_status``, ``not_enough_entries`` (fewer than 2 active).
-        ValidationFailed: ``entries_without_legal_list`` (nothing is locked then).
-    """
-    tournament = lock_tournament(tournament)
-    require_status(tournament, S.REGISTRATION)
-    entries = [
-        e for e in tournament.entries.prefetch_related("members") if e.dropped_after_round is None
-    ]
-    if len(entries) < 2:
-        raise InvalidState(
-            "not_enough_entries",
-            _("At least two entries are needed to start."),
-            {"entries": len(entries)},
-        )
-    require_pairable(entries)
-    lock_lists(entries)
-    now = timezone.now()
-    tournament.status = S.RUNNING
-    tournament.started_at = now
-    tournament.lists_locked_at = now
-    if not tournament.planned_rounds:
-        tournament.planned_rounds = standings_domain.suggested_rounds(len(entries))
-    tournament.save(update_fields=["status", "started_at", "lists_locked_at", "planned_rounds"])
-    return tournament
-
-
-@transaction.atomic
-def tournament_finish(*, tournament: Tournament) -> Tournament:
-    """running → finished, once every round is finished and at least one was played.
-
-    Raises ``InvalidState("tournament_status" | "round_not_finished" | "no_rounds")``.
-    """
-    tournament = lock_tournament(tournament)
-    require_status(tournament, S.RUNNING)
-    last = last_round(tournament)
-    if last is None:
-        raise InvalidState("no_rounds", _("No round has been played yet."), {})
-    if tournament.rounds.exclude(status="finished").exists():
-        raise InvalidState(
-            "round_not_finished",
-            _("Round %(round)s is not finished yet.") % {"round": last.number},
-            {"round": last.number},
-        )
-    tournament.status = S.FINISHED
-    tournament.finished_at = timezone.now()
-    tournament.save(update_fields=["status", "finished_at"])
-    return tournament

@@ -1,6 +1,6 @@
-"""Players' own result reports (issue 4 §1: "Players may report their own match result; it
-counts once both players agree or a judge confirms it; a disagreement is flagged to the
-judges").
+"""Players' own result reports: a player may report their own match result; it counts once
+both players agree or a judge confirms it, and a disagreement is flagged to the judges
+(docs/rules.md §16 (Deck checks, penalties and result reporting)).
 
 A report lists the games of a match as ``[{"number", "winner" (entry id or ``None`` for a
 draw), "first" (entry id), "waived" (bool)}]``. The right holder of each game follows from
@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from hkk_tournament.errors import InvalidState, ValidationFailed
 from tournaments import selectors
-from tournaments.errors import InvalidState, ValidationFailed
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
 from tournaments.services._common import lock_tournament
 from tournaments.services.results import game_record
@@ -62,7 +62,7 @@ def normalise_games(match: Match, games: Any) -> list[dict[str, Any]]:
         raise _invalid(
             _("A match has at most %(max)s games.") % {"max": limit}, field="games", max=limit
         )
-    out = []
+    out: list[dict[str, Any]] = []
     for item in games:
         if not isinstance(item, dict):
             raise _invalid(_("Each game needs a number, a winner and who went first."))
@@ -102,7 +102,7 @@ def normalise_games(match: Match, games: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _holder(match: Match, game: dict[str, Any]) -> int:
+def _holder(match: Match, game: dict[str, Any]) -> int | None:
     """The right holder implied by a reported game: the entry that went first, or the other
     one when the holder waived."""
     if not game["waived"]:
@@ -110,7 +110,7 @@ def _holder(match: Match, game: dict[str, Any]) -> int:
     return match.entry_b_id if game["first"] == match.entry_a_id else match.entry_a_id
 
 
-def _same(recorded: Game, game: dict[str, Any], holder: int) -> bool:
+def _same(recorded: Game, game: dict[str, Any], holder: int | None) -> bool:
     return (
         recorded.winner_id == game["winner"]
         and recorded.first_id == game["first"]
@@ -193,27 +193,9 @@ def _resolve(reports: list[ResultReport], status: str, by: Any) -> None:
         r.save(update_fields=["status", "resolved_by", "resolved_at"])
 
 
-@transaction.atomic
-def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> ResultReport:
-    """``user`` (a player of ``entry``) reports the games of ``match``.
-
-    The side's earlier open report (pending or disputed) is superseded by this one. When the
-    opponent's open report lists the same games, the games are recorded
-    (``services.results.game_record``, by ``user``) and both reports become ``accepted``; when
-    it differs, or the report contradicts a game a judge already recorded, both reports become
-    ``disputed`` and appear in :func:`match_disputes` for the judges. Otherwise the report
-    waits (``pending``).
-
-    Raises:
-        InvalidState: ``bye_match``, ``round_not_published``, ``round_finished``,
-            ``match_complete`` (the result is recorded already: ask a judge).
-        ValidationFailed: ``not_in_match`` (the entry does not play here), ``not_your_entry``
-            (``user`` is not a player of ``entry``), ``invalid_report`` (shape of ``games``),
-            and ``game_record``'s rule errors (``first_player_mismatch``, ``roll_not_recorded``
-            …, ``too_many_games``).
-    """
-    match = _locked_match(match)
-    entry_id = getattr(entry, "pk", entry)
+def _checked_games(match: Match, entry_id: Any, user: Any, games: Any) -> list[dict[str, Any]]:
+    """The reported games, normalised, once the entry, the reporter, the state of the match
+    and the rules allow them (errors: see :func:`result_report_submit`)."""
     if entry_id not in (match.entry_a_id, match.entry_b_id):
         raise ValidationFailed(
             "not_in_match",
@@ -238,7 +220,14 @@ def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> 
             {"table": match.table},
         )
     _validate_against_rules(match, normalised, by=user)
+    return normalised
 
+
+def _file_report(
+    match: Match, entry_id: Any, user: Any, games: list[dict[str, Any]]
+) -> ResultReport:
+    """Store the report (superseding the side's open one) and compare it with the opponent's
+    open report: agreement records the games, a difference disputes both."""
     own = list(
         ResultReport.objects.select_for_update().filter(
             match=match, entry_id=entry_id, status__in=OPEN
@@ -246,7 +235,7 @@ def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> 
     )
     _resolve(own, RS.SUPERSEDED, user)
     report = ResultReport.objects.create(
-        match=match, entry_id=entry_id, reported_by=user, games=normalised
+        match=match, entry_id=entry_id, reported_by=user, games=games
     )
     other = (
         ResultReport.objects.select_for_update()
@@ -255,15 +244,40 @@ def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> 
         .first()
     )
     if other is None:
-        if _differing_recorded(match, normalised):
+        if _differing_recorded(match, games):
             _resolve([report], RS.DISPUTED, None)
         return report
-    if other.games == normalised and not _differing_recorded(match, normalised):
-        _apply(match, normalised, by=user, correct=False, reason="")
+    if other.games == games and not _differing_recorded(match, games):
+        _apply(match, games, by=user, correct=False, reason="")
         _resolve([report, other], RS.ACCEPTED, user)
     else:
         _resolve([report, other], RS.DISPUTED, None)
     return report
+
+
+@transaction.atomic
+def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> ResultReport:
+    """``user`` (a player of ``entry``) reports the games of ``match``.
+
+    The side's earlier open report (pending or disputed) is superseded by this one. When the
+    opponent's open report lists the same games, the games are recorded
+    (``services.results.game_record``, by ``user``) and both reports become ``accepted``; when
+    it differs, or the report contradicts a game a judge already recorded, both reports become
+    ``disputed`` and appear in :func:`match_disputes` for the judges. Otherwise the report
+    waits (``pending``).
+
+    Raises:
+        InvalidState: ``bye_match``, ``round_not_published``, ``round_finished``,
+            ``match_complete`` (the result is recorded already: ask a judge).
+        ValidationFailed: ``not_in_match`` (the entry does not play here), ``not_your_entry``
+            (``user`` is not a player of ``entry``), ``invalid_report`` (shape of ``games``),
+            and ``game_record``'s rule errors (``first_player_mismatch``, ``roll_not_recorded``
+            …, ``too_many_games``).
+    """
+    match = _locked_match(match)
+    entry_id = getattr(entry, "pk", entry)
+    normalised = _checked_games(match, entry_id, user, games)
+    return _file_report(match, entry_id, user, normalised)
 
 
 @transaction.atomic

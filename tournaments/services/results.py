@@ -1,5 +1,6 @@
 """Match results: die rolls, game records (with corrections kept in history) and the
-first-player right for the next game (issue: "First-player rights", "Results"; RULES.md §1.4).
+first-player right for the next game (docs/rules.md §6 (HKK first-player rights), §11 (WoW
+TCG matches and first player)).
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.types import GameRecord
-from tournaments.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments.models import Entry, Game, GameCorrection, Match, Round
 from tournaments.services._common import lock_tournament
-from tournaments.services.rounds import enqueue_standings
+from tournaments.services.jobs import enqueue_standings
 
 R = Round.Status
 
@@ -95,8 +96,8 @@ def _inconsistent(exc: fp.InconsistentGame) -> ValidationFailed:
 def match_set_die_roll(
     *, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool = False
 ) -> Match:
-    """Record the game-1 die roll winner ("player 1", RULES.md §1.4) and whether both agreed,
-    before the roll, to roll again for game 3.
+    """Record the game-1 die roll winner ("player 1", docs/rules.md §6 (HKK first-player
+    rights)) and whether both agreed, before the roll, to roll again for game 3.
 
     Raises:
         InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``,
@@ -121,7 +122,8 @@ def match_set_die_roll(
 
 @transaction.atomic
 def match_set_game3_roll(*, match: Match, winner_entry: Entry | int) -> Match:
-    """Record the winner of the agreed game-3 re-roll (RULES.md §1.4).
+    """Record the winner of the agreed game-3 re-roll (docs/rules.md §6 (HKK first-player
+    rights)).
 
     Raises ``InvalidState("no_reroll_agreed" | "not_game_3" | …)``, ``ValidationFailed``.
     """
@@ -150,16 +152,145 @@ def _game_values(game: Game) -> dict[str, Any]:
     }
 
 
+def _ids_in_match(match: Match, **entries: Entry | int | None) -> list[int | None]:
+    """The ids of the given entries (in argument order), each ``None`` or playing in ``match``
+    (else ``ValidationFailed("not_in_match")`` naming the argument)."""
+    ids = {field: _entry_id(value) for field, value in entries.items()}
+    for field, entry_id in ids.items():
+        _require_in_match(match, entry_id, field)
+    return list(ids.values())
+
+
+def _match_at(match: Match | None, round: Round | None, table: int | None) -> Match:
+    if match is not None:
+        return match
+    if round is None or table is None:
+        raise ValidationFailed("invalid_value", _("Give the match, or the round and table."), {})
+    return selectors.match_for_table(round=round, table=table)
+
+
+def _require_correctable(existing: Game | None, number: int, expected_version: int | None) -> Game:
+    if existing is None:
+        raise NotFound(
+            "game_not_recorded",
+            _("Game %(game)s has not been recorded; there is nothing to correct.")
+            % {"game": number},
+            {"game": number},
+        )
+    if expected_version is not None and expected_version != existing.version:
+        raise Conflict(
+            "stale_version",
+            _("Someone changed this game meanwhile; reload and try again."),
+            {"game": number, "version": existing.version},
+        )
+    return existing
+
+
+def _require_next_game(match: Match, games: list[Game], existing: Game | None, number: int) -> None:
+    if existing is not None:
+        raise Conflict(
+            "game_already_recorded",
+            _("Game %(game)s at table %(table)s is already recorded.")
+            % {"game": number, "table": match.table},
+            {"game": number, "table": match.table, "version": existing.version},
+        )
+    if selectors.match_score(match, games).complete:
+        raise InvalidState(
+            "match_complete",
+            _("The match at table %(table)s is already complete.") % {"table": match.table},
+            {"table": match.table},
+        )
+    if number != len(games) + 1:
+        raise ValidationFailed(
+            "wrong_game_number",
+            _("Record the games in order: game %(expected)s is next.")
+            % {"expected": len(games) + 1},
+            {"expected": len(games) + 1, "got": number},
+        )
+
+
+def _checked_right_holder(
+    match: Match,
+    earlier: list[Game],
+    *,
+    number: int,
+    holder_given: int | None,
+    waived: bool,
+    first: int | None,
+    winner: int | None,
+) -> int | None:
+    """The right holder of game ``number`` under the tournament's policy, after checking the
+    game (``waived``, ``first``, ``winner``) against it. When a die roll decides and none is
+    recorded, ``holder_given`` is stored as the roll winner first (docs/rules.md §6 (HKK
+    first-player rights)). Raises ``ValidationFailed`` (see :func:`game_record`)."""
+    policy = match.round.tournament.first_player_policy
+    state = selectors.match_state(match, earlier)
+    try:
+        decision = fp.next_right(state, policy=policy)
+        if decision.needs_roll and holder_given is not None:
+            if decision.game_number == 1:
+                match.die_roll_winner_id = holder_given
+            else:
+                match.game3_roll_winner_id = holder_given
+            match.save(update_fields=["die_roll_winner", "game3_roll_winner"])
+            state = selectors.match_state(match, earlier)
+            decision = fp.next_right(state, policy=policy)
+        if decision.needs_roll:
+            raise fp.InconsistentGame("roll_not_recorded", {"game": decision.game_number})
+        holder = decision.holder
+        if holder_given is not None and holder_given != holder:
+            raise fp.InconsistentGame(
+                "wrong_right_holder",
+                {"game": number, "expected": holder, "got": holder_given},
+            )
+        record = GameRecord(
+            number=number, right_holder=holder, waived=waived, first=first, winner=winner
+        )
+        fp.validate_game(decision, record, state)
+    except fp.InconsistentGame as exc:
+        raise _inconsistent(exc) from None
+    return holder
+
+
+def _correct_game(game: Game, values: dict[str, Any], *, recorded_by: Any, reason: str) -> Game:
+    """Overwrite ``game`` with ``values`` (version + 1), keeping the old values in history."""
+    old = _game_values(game)
+    for key, value in values.items():
+        setattr(game, key, value)
+    game.version += 1
+    game.recorded_by = recorded_by
+    game.save()
+    GameCorrection.objects.create(
+        game=game, old=old, new=_game_values(game), reason=reason, changed_by=recorded_by
+    )
+    return game
+
+
+def _create_game(match: Match, number: int, values: dict[str, Any], *, recorded_by: Any) -> Game:
+    try:
+        with transaction.atomic():
+            return Game.objects.create(
+                match=match, number=number, recorded_by=recorded_by, **values
+            )
+    except IntegrityError:
+        raise Conflict(
+            "game_already_recorded",
+            _("Game %(game)s at table %(table)s is already recorded.")
+            % {"game": number, "table": match.table},
+            {"game": number, "table": match.table},
+        ) from None
+
+
 @transaction.atomic
 def game_record(
     *,
     number: int,
     winner_entry: Entry | int | None,
-    first_entry: Entry | int,
+    first_entry: Entry | int | None,
     waived: bool = False,
     recorded_by: Any = None,
     match: Match | None = None,
-    round: Round | None = None,  # noqa: A002
+    round: Round | None = None,
     table: int | None = None,
     right_holder_entry: Entry | int | None = None,
     correction: bool = False,
@@ -173,7 +304,10 @@ def game_record(
     tournament's first-player policy (``match_next_right``); when a die roll decides (game 1,
     or game 3 after an agreed re-roll) and none is recorded, ``right_holder_entry`` is taken
     as the roll winner. A given ``right_holder_entry`` must agree with the policy, and
-    ``first_entry`` must be the holder, or the other entry when ``waived``.
+    ``first_entry`` must be the holder, or the other entry when ``waived`` (a missing
+    ``first_entry`` is a ``first_player_mismatch``). Rules: docs/rules.md §6 (HKK first-player
+    rights), §11 (WoW TCG matches and first player) and §16 (Deck checks, penalties and result
+    reporting).
 
     ``correction=True`` replaces an already recorded game (also in a finished round); the
     earlier values are kept in a :class:`GameCorrection` with ``reason``; ``expected_version``
@@ -188,87 +322,30 @@ def game_record(
             ``first_player_mismatch`` (params ``reason``: ``wrong_right_holder`` /
             ``wrong_first_player``), ``too_many_games``.
     """
-    if match is None:
-        if round is None or table is None:
-            raise ValidationFailed(
-                "invalid_value", _("Give the match, or the round and table."), {}
-            )
-        match = selectors.match_for_table(round=round, table=table)
-    match = _locked_match(match)
+    match = _locked_match(_match_at(match, round, table))
     _require_playable(match, correction=correction)
-    winner = _entry_id(winner_entry)
-    first = _entry_id(first_entry)
-    holder_given = _entry_id(right_holder_entry)
-    for field, value in (
-        ("winner_entry", winner),
-        ("first_entry", first),
-        ("right_holder_entry", holder_given),
-    ):
-        _require_in_match(match, value, field)
+    winner, first, holder_given = _ids_in_match(
+        match,
+        winner_entry=winner_entry,
+        first_entry=first_entry,
+        right_holder_entry=right_holder_entry,
+    )
     games = list(match.games.select_for_update().order_by("number"))
     existing = next((g for g in games if g.number == number), None)
-    tournament = match.round.tournament
     if correction:
-        if existing is None:
-            raise NotFound(
-                "game_not_recorded",
-                _("Game %(game)s has not been recorded; there is nothing to correct.")
-                % {"game": number},
-                {"game": number},
-            )
-        if expected_version is not None and expected_version != existing.version:
-            raise Conflict(
-                "stale_version",
-                _("Someone changed this game meanwhile; reload and try again."),
-                {"game": number, "version": existing.version},
-            )
+        existing = _require_correctable(existing, number, expected_version)
     else:
-        if existing is not None:
-            raise Conflict(
-                "game_already_recorded",
-                _("Game %(game)s at table %(table)s is already recorded.")
-                % {"game": number, "table": match.table},
-                {"game": number, "table": match.table, "version": existing.version},
-            )
-        if selectors.match_score(match, games).complete:
-            raise InvalidState(
-                "match_complete",
-                _("The match at table %(table)s is already complete.") % {"table": match.table},
-                {"table": match.table},
-            )
-        if number != len(games) + 1:
-            raise ValidationFailed(
-                "wrong_game_number",
-                _("Record the games in order: game %(expected)s is next.")
-                % {"expected": len(games) + 1},
-                {"expected": len(games) + 1, "got": number},
-            )
+        _require_next_game(match, games, existing, number)
     earlier = [g for g in games if g.number < number]
-    state = selectors.match_state(match, earlier)
-    try:
-        decision = fp.next_right(state, policy=tournament.first_player_policy)
-        if decision.needs_roll and holder_given is not None:
-            if decision.game_number == 1:
-                match.die_roll_winner_id = holder_given
-            else:
-                match.game3_roll_winner_id = holder_given
-            match.save(update_fields=["die_roll_winner", "game3_roll_winner"])
-            state = selectors.match_state(match, earlier)
-            decision = fp.next_right(state, policy=tournament.first_player_policy)
-        if decision.needs_roll:
-            raise fp.InconsistentGame("roll_not_recorded", {"game": decision.game_number})
-        holder = decision.holder
-        if holder_given is not None and holder_given != holder:
-            raise fp.InconsistentGame(
-                "wrong_right_holder", {"game": number, "expected": holder, "got": holder_given}
-            )
-        record = GameRecord(
-            number=number, right_holder=holder, waived=bool(waived), first=first, winner=winner
-        )
-        fp.validate_game(decision, record, state)
-    except fp.InconsistentGame as exc:
-        raise _inconsistent(exc) from None
-
+    holder = _checked_right_holder(
+        match,
+        earlier,
+        number=number,
+        holder_given=holder_given,
+        waived=bool(waived),
+        first=first,
+        winner=winner,
+    )
     values = {
         "right_holder_id": holder,
         "waived": bool(waived),
@@ -277,34 +354,10 @@ def game_record(
         "is_draw": winner is None,
     }
     if existing is not None:
-        old = _game_values(existing)
-        for key, value in values.items():
-            setattr(existing, key, value)
-        existing.version += 1
-        existing.recorded_by = recorded_by
-        existing.save()
-        GameCorrection.objects.create(
-            game=existing,
-            old=old,
-            new=_game_values(existing),
-            reason=reason,
-            changed_by=recorded_by,
-        )
-        game = existing
+        game = _correct_game(existing, values, recorded_by=recorded_by, reason=reason)
     else:
-        try:
-            with transaction.atomic():
-                game = Game.objects.create(
-                    match=match, number=number, recorded_by=recorded_by, **values
-                )
-        except IntegrityError:
-            raise Conflict(
-                "game_already_recorded",
-                _("Game %(game)s at table %(table)s is already recorded.")
-                % {"game": number, "table": match.table},
-                {"game": number, "table": match.table},
-            ) from None
-    enqueue_standings(tournament.pk)
+        game = _create_game(match, number, values, recorded_by=recorded_by)
+    enqueue_standings(match.round.tournament.pk)
     return game
 
 
@@ -325,7 +378,7 @@ class NextRight:
 
 def match_next_right(*, match: Match) -> NextRight:
     """The first-player decision for the next game of ``match`` under its tournament's policy
-    (read-only; RULES.md §1.4)."""
+    (read-only; docs/rules.md §6 (HKK first-player rights))."""
     match = Match.objects.select_related("round__tournament").get(pk=match.pk)
     if match.entry_b_id is None:
         return NextRight(None, None, None, gettext("bye: no games are played"))

@@ -1,5 +1,8 @@
-"""Swiss rounds: pair the next round, swap pairings in a draft, publish, finish (issue: "Swiss";
-TOURNAMENT-PRACTICE.md §8.4; STYLE.md §5.5 lock → build inputs → domain → persist → on_commit).
+"""Swiss rounds: pair the next round, swap pairings in a draft, publish, finish.
+
+Each write follows the same steps: lock the tournament row → build the domain inputs → call the
+pure domain (``tournaments.domain.swiss``) → store the result → enqueue follow-up jobs on commit.
+Sources: docs/rules.md §14 (Swiss pairing and byes) and §15 (Match points and tiebreakers).
 """
 
 from __future__ import annotations
@@ -12,39 +15,25 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments import selectors
 from tournaments.domain import standings as standings_domain
 from tournaments.domain import swiss
-from tournaments.domain.types import PairingCandidate
-from tournaments.errors import Conflict, InvalidState, ValidationFailed
+from tournaments.domain.types import PairingCandidate, PairingResult
 from tournaments.models import PAIRING_ENGINE_VERSION, Entry, Match, PairingChange, Round, RoundSeat
 from tournaments.models import Tournament as TournamentModel
 from tournaments.services._common import last_round, lock_tournament, require_status, scoring_for
-from tournaments.services.registration import lock_lists, require_pairable
-from tournaments.tasks import round_pair_next_task, standings_recompute_task
+from tournaments.services.deck_lists import lock_lists, require_pairable
+from tournaments.services.jobs import enqueue_round_pair_next, enqueue_standings
 
 R = Round.Status
-
-
-def enqueue_standings(tournament_id: int) -> None:
-    """Recompute the cached standings after the current transaction commits (once per
-    transaction and tournament, however many results it records)."""
-    connection = transaction.get_connection()
-    pending = getattr(connection, "run_on_commit", None) or []
-    if any(getattr(item[1], "standings_for", None) == tournament_id for item in pending):
-        return
-
-    def callback() -> None:
-        standings_recompute_task.delay(tournament_id)
-
-    callback.standings_for = tournament_id  # type: ignore[attr-defined]
-    transaction.on_commit(callback)
 
 
 def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> list[PairingCandidate]:
     """Domain candidates for the next round from the confirmed results so far: match points
     and rank from the standings (the tournament's tiebreakers), opponents met, byes received.
-    A late entry has no results, so it starts with zero points (issue: "Late entries")."""
+    A late entry has no results, so it starts with zero points (docs/rules.md §14 (Swiss
+    pairing and byes))."""
     matches = selectors.tournament_matches(tournament)
     records = selectors.match_records(tournament, matches=matches)
     ids = [e.pk for e in entries]
@@ -79,27 +68,9 @@ def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> lis
     ]
 
 
-@transaction.atomic
-def round_pair_next(
-    *, tournament: TournamentModel, requested_by: Any = None, seed: int | None = None
-) -> Round:
-    """Pair the next Swiss round and store it as a draft.
-
-    Locks the tournament row, builds the candidates (active entries only: registered by this
-    round and not dropped), checks each has a legal list or an override, locks late entries'
-    lists, draws ``seed = secrets.randbits(32)`` (unless given, e.g. by the simulator), calls
-    ``swiss.pair_round`` with ``random.Random(seed)`` and stores round, matches and one
-    ``RoundSeat`` per entry. A bye needs no games: it counts as a match win 2–0. The
-    relaxations the engine reports are stored on the round (``round_relaxations`` renders them).
-
-    Raises:
-        InvalidState: ``tournament_status``, ``planned_rounds_reached``, ``not_enough_entries``.
-        Conflict: ``round_in_progress`` (the last round is not finished, e.g. a concurrent request
-            already paired it), ``round_already_paired`` (unique constraint hit).
-        ValidationFailed: ``entries_without_legal_list``.
-    """
-    tournament = lock_tournament(tournament)
-    require_status(tournament, TournamentModel.Status.RUNNING)
+def _next_round_number(tournament: TournamentModel) -> int:
+    """The number of the round to pair: the last one must be finished and the planned number
+    of rounds not reached yet (``Conflict`` / ``InvalidState`` otherwise)."""
     last = last_round(tournament)
     if last is not None and last.status != R.FINISHED:
         raise Conflict(
@@ -115,6 +86,11 @@ def round_pair_next(
             % {"rounds": tournament.planned_rounds},
             {"planned_rounds": tournament.planned_rounds},
         )
+    return number
+
+
+def _active_entries(tournament: TournamentModel, number: int) -> list[Entry]:
+    """The entries that play round ``number`` (at least two, else ``not_enough_entries``)."""
     entries = [
         e
         for e in tournament.entries.prefetch_related("members").order_by("id")
@@ -126,11 +102,18 @@ def round_pair_next(
             _("At least two active entries are needed to pair a round."),
             {"entries": len(entries)},
         )
-    require_pairable(entries)
-    lock_lists(entries)
-    seed = secrets.randbits(32) if seed is None else int(seed)
-    candidates = pairing_candidates(tournament, entries)
-    result = swiss.pair_round(candidates, rng=random.Random(seed), round_number=number)
+    return entries
+
+
+def _store_round(
+    tournament: TournamentModel,
+    number: int,
+    seed: int,
+    result: PairingResult,
+    *,
+    requested_by: Any,
+) -> Round:
+    """Save the draft round with its relaxations, one match per table and one seat per entry."""
     try:
         with transaction.atomic():
             rnd = Round.objects.create(
@@ -157,6 +140,38 @@ def round_pair_next(
         RoundSeat.objects.create(round=rnd, entry_id=p.a, match=match)
         if p.b is not None:
             RoundSeat.objects.create(round=rnd, entry_id=p.b, match=match)
+    return rnd
+
+
+@transaction.atomic
+def round_pair_next(
+    *, tournament: TournamentModel, requested_by: Any = None, seed: int | None = None
+) -> Round:
+    """Pair the next Swiss round and store it as a draft.
+
+    Locks the tournament row, builds the candidates (active entries only: registered by this
+    round and not dropped), checks each has a legal list or an override, locks late entries'
+    lists, draws ``seed = secrets.randbits(32)`` (unless given, e.g. by the simulator), calls
+    ``swiss.pair_round`` with ``random.Random(seed)`` and stores round, matches and one
+    ``RoundSeat`` per entry. A bye needs no games: it counts as a match win 2–0. The
+    relaxations the engine reports are stored on the round (``round_relaxations`` renders them).
+
+    Raises:
+        InvalidState: ``tournament_status``, ``planned_rounds_reached``, ``not_enough_entries``.
+        Conflict: ``round_in_progress`` (the last round is not finished, e.g. a concurrent request
+            already paired it), ``round_already_paired`` (unique constraint hit).
+        ValidationFailed: ``entries_without_legal_list``.
+    """
+    tournament = lock_tournament(tournament)
+    require_status(tournament, TournamentModel.Status.RUNNING)
+    number = _next_round_number(tournament)
+    entries = _active_entries(tournament, number)
+    require_pairable(entries)
+    lock_lists(entries)
+    seed = secrets.randbits(32) if seed is None else int(seed)
+    candidates = pairing_candidates(tournament, entries)
+    result = swiss.pair_round(candidates, rng=random.Random(seed), round_number=number)
+    rnd = _store_round(tournament, number, seed, result, requested_by=requested_by)
     if any(p.b is None for p in result.pairings):
         enqueue_standings(tournament.pk)
     return rnd
@@ -166,12 +181,10 @@ def round_pair_next_async(*, tournament: TournamentModel, requested_by: Any = No
     """Ask a Celery worker to pair the next round once the caller's transaction commits
     (in-process when no broker is configured). The result is a draft round, or nothing if
     the service raised (the task returns the error as ``{"ok": False, "code", …}``)."""
-    tid = tournament.pk
-    uid = getattr(requested_by, "pk", None)
-    transaction.on_commit(lambda: round_pair_next_task.delay(tid, uid))
+    enqueue_round_pair_next(tournament.pk, getattr(requested_by, "pk", None))
 
 
-def round_relaxations(round: Round) -> list[dict[str, Any]]:  # noqa: A002
+def round_relaxations(round: Round) -> list[dict[str, Any]]:
     """What was relaxed in pairing ``round`` and why: ``[{"code", "entries", "params",
     "message"}]`` with a translated explanation for the organiser."""
     names = selectors.names_by_entry(round.tournament)
@@ -196,7 +209,7 @@ def _tables(rnd: Round) -> list[dict[str, Any]]:
 @transaction.atomic
 def round_swap_pairings(
     *,
-    round: Round,  # noqa: A002
+    round: Round,
     table_x: int,
     table_y: int,
     swap: str,
@@ -254,7 +267,7 @@ def round_swap_pairings(
 
 
 @transaction.atomic
-def round_publish(*, round: Round) -> Round:  # noqa: A002
+def round_publish(*, round: Round) -> Round:
     """draft → published: pairings are final and results may be recorded.
 
     Raises ``InvalidState("round_not_draft")``.
@@ -274,7 +287,7 @@ def round_publish(*, round: Round) -> Round:  # noqa: A002
 
 
 @transaction.atomic
-def round_finish(*, round: Round) -> Round:  # noqa: A002
+def round_finish(*, round: Round) -> Round:
     """published → finished once every match is complete; standings are recomputed on commit.
 
     Raises:

@@ -1,9 +1,9 @@
-"""Per-tournament staff (co-organisers, judges) and players' self-registration (issue 4 §1).
+"""Per-tournament staff (co-organisers, judges) and players' self-registration.
 
 Callers check the role first (``tournaments.permissions``: only the owner appoints or removes
 staff; any signed-in user may register themselves). These services check the state and the
 data, lock the tournament row like every other tournament write, and raise the typed errors
-of ``tournaments.errors``.
+of ``hkk_tournament.errors``.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.errors import Conflict, InvalidState, NotFound, ValidationFailed
+from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
 from tournaments.services._common import lock_tournament
-from tournaments.services.registration import _add_entry, _next_round_number, _require_kind
+from tournaments.services.registration import add_entry, late_entry_round, require_kind
 
 S = Tournament.Status
 
@@ -102,8 +102,8 @@ def player_for_user(user: Any) -> Player:
 def entry_self_register(
     *, tournament: Tournament, user: Any, partner: Any = None, name: str = ""
 ) -> Entry:
-    """A signed-in player registers themselves (issue 4 §1: "registers while registration is
-    open").
+    """A signed-in player registers themselves while registration is open (or, late, while the
+    event runs).
 
     While the tournament is in ``registration`` the entry plays from round 1; while it is
     ``running`` the late-entry rules apply (the next round must not be after
@@ -123,14 +123,7 @@ def entry_self_register(
     if tournament.status == S.REGISTRATION:
         registered_round = 1
     elif tournament.status == S.RUNNING:
-        registered_round = _next_round_number(tournament)
-        cutoff = tournament.late_entry_cutoff_round
-        if cutoff is None or registered_round > cutoff:
-            raise InvalidState(
-                "late_entry_closed",
-                _("Late entries are closed (the cut-off round has passed)."),
-                {"next_round": registered_round, "cutoff": cutoff},
-            )
+        registered_round = late_entry_round(tournament)
     else:
         raise InvalidState(
             "registration_closed",
@@ -146,7 +139,7 @@ def entry_self_register(
             )
         _require_user(partner, "partner")
     elif partner is not None:
-        _require_kind(tournament, Tournament.Kind.PAIR)
+        require_kind(tournament, Tournament.Kind.PAIR)
     players = [player_for_user(user)]
     if partner is not None:
         players.append(player_for_user(partner))
@@ -161,4 +154,4 @@ def entry_self_register(
             {"players": sorted(taken.values_list("player_id", flat=True))},
         )
     entry_name = (name or "").strip() or " & ".join(p.display_name for p in players)
-    return _add_entry(tournament, entry_name, players, registered_round)
+    return add_entry(tournament, entry_name, players, registered_round)

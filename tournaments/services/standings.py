@@ -1,5 +1,7 @@
-"""Standings, the cached snapshot, the JSON export and CSV helpers (issue: "Standings";
-RULES.md §1.7; TOURNAMENT-PRACTICE.md §8.3, §8.8).
+"""Standings, the cached snapshot, the JSON export and CSV helpers.
+
+Sources: docs/rules.md §8 (HKK tournament structure and scoring) and §15 (Match points and
+tiebreakers); Magic Tournament Rules, appendix C (tiebreakers).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from django.utils.translation import gettext
 from tournaments import selectors
 from tournaments.domain import standings as standings_domain
 from tournaments.domain.types import StandingRow
-from tournaments.models import Round, StandingsSnapshot, Tournament
+from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.services._common import scoring_for
 
 
@@ -78,6 +80,44 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
     return snapshot
 
 
+def _export_match(m: Match) -> dict[str, Any]:
+    games = selectors.match_games(m)
+    score = selectors.match_score(m, games)
+    return {
+        "table": m.table,
+        "a": m.entry_a_id,
+        "b": m.entry_b_id,
+        "games": [
+            {
+                "number": g.number,
+                "right_holder": g.right_holder_id,
+                "waived": g.waived,
+                "first": g.first_id,
+                "winner": g.winner_id,
+            }
+            for g in games
+        ],
+        "match_points": {str(k): v for k, v in score.points.items()},
+    }
+
+
+def _export_rounds(tournament: Tournament) -> list[dict[str, Any]]:
+    by_round: dict[int, list[Match]] = {}
+    for m in selectors.tournament_matches(tournament):
+        by_round.setdefault(m.round_id, []).append(m)
+    return [
+        {
+            "number": rnd.number,
+            "seed": rnd.seed,
+            "status": rnd.status,
+            "relaxations": rnd.relaxations,
+            "pair_downs": rnd.pair_downs,
+            "pairings": [_export_match(m) for m in by_round.get(rnd.pk, [])],
+        }
+        for rnd in tournament.rounds.order_by("number")
+    ]
+
+
 def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     """The whole event as one JSON-ready dict (the ``simulate_tournament --json`` shape):
 
@@ -89,44 +129,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     "standings": [{"rank", "entry", "match_points", "game_points", "tiebreakers": {code: str}}]}``.
     """
     entries = list(selectors.entries_with_members(tournament))
-    matches = selectors.tournament_matches(tournament)
-    by_round: dict[int, list[Any]] = {}
-    for m in matches:
-        by_round.setdefault(m.round_id, []).append(m)
-    rounds = []
-    for rnd in tournament.rounds.order_by("number"):
-        pairings = []
-        for m in by_round.get(rnd.pk, []):
-            games = selectors.match_games(m)
-            score = selectors.match_score(m, games)
-            pairings.append(
-                {
-                    "table": m.table,
-                    "a": m.entry_a_id,
-                    "b": m.entry_b_id,
-                    "games": [
-                        {
-                            "number": g.number,
-                            "right_holder": g.right_holder_id,
-                            "waived": g.waived,
-                            "first": g.first_id,
-                            "winner": g.winner_id,
-                        }
-                        for g in games
-                    ],
-                    "match_points": {str(k): v for k, v in score.points.items()},
-                }
-            )
-        rounds.append(
-            {
-                "number": rnd.number,
-                "seed": rnd.seed,
-                "status": rnd.status,
-                "relaxations": rnd.relaxations,
-                "pair_downs": rnd.pair_downs,
-                "pairings": pairings,
-            }
-        )
+    rounds = _export_rounds(tournament)
     return {
         "format": tournament.format.slug,
         "kind": tournament.kind,
@@ -162,7 +165,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def pairings_csv(round: Round) -> str:  # noqa: A002
+def pairings_csv(round: Round) -> str:
     """The tables of a round as CSV (header in the active language): table, both entries,
     game wins, draws and match points."""
     out = io.StringIO()

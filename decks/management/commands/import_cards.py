@@ -13,8 +13,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from decks.catalogue import catalogue_sync, clear_caches
 from decks.loaders import CatalogueFormatError, get_importer, importer_names
+from decks.selectors.cache import clear_caches
+from decks.services.catalogue_sync import catalogue_sync
 
 ERROR_STATUS = 2
 

@@ -13,8 +13,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from decks.catalogue import catalogue_sync, clear_caches
 from decks.loaders import CatalogueFormatError, hkk, optional_module, wowtcg
+from decks.selectors.cache import clear_caches
+from decks.services.catalogue_sync import catalogue_sync
 
 
 def bundled_catalogues():

@@ -2,7 +2,8 @@
 
 Exit status: 0 the deck is legal, 1 it is illegal, 2 the input is unusable (unreadable or
 empty file, unknown format, bad date). ``--json`` prints exactly one JSON object, the shape of
-``decks.services.validation_result_dict``; otherwise a readable report (Hungarian by default).
+``decks.services.validation.validation_result_dict``; otherwise a readable report (Hungarian by
+default).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from decks.forms import decode_upload
-from decks.services import DeckInputError, UnknownFormat, deck_validate, validation_result_dict
+from decks.errors import DeckInputError, UnknownFormat
+from decks.services.validation import deck_validate, decode_upload, validation_result_dict
 
 EXIT_LEGAL = 0
 EXIT_ILLEGAL = 1
@@ -28,7 +29,8 @@ EXIT_UNUSABLE = 2
 
 class Command(BaseCommand):
     """``validate_deck PATH --format SLUG [--json] [--date YYYY-MM-DD] [--lang CODE]``: validate a
-    deck-list file (``decks.services.deck_validate``) and print a report or one JSON object.
+    deck-list file (``decks.services.validation.deck_validate``) and print a report or one JSON
+    object.
 
     Exit status 0 legal, 1 illegal (``sys.exit``), 2 unusable input (``CommandError``: unreadable
     or non-text file, unknown format, bad date, unusable list).

@@ -20,22 +20,25 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from decks.catalogue import cards_for_game, clear_caches
+from decks.domain.types import Card as DomainCard
 from decks.domain.types import CardKind
 from decks.models import Card, Format
-from decks.services import deck_validate
+from decks.selectors.cache import clear_caches
+from decks.selectors.cards import cards_for_game
+from decks.services.validation import deck_validate
+from hkk_tournament.errors import ApplicationError
 from tournaments import services
-from tournaments.errors import ServiceError
-from tournaments.models import Tournament
+from tournaments.models import Entry, Match, Tournament
 
 #: Cards per name in a generated deck and names drawn (18 × 3 = 54 ≥ every HKK minimum).
 COPIES = 3
@@ -46,12 +49,46 @@ class _Rollback(Exception):  # noqa: N818
     """Raised inside the transaction to undo the simulation."""
 
 
+def _example_deck(game: str, format_slug: str) -> str:
+    """The bundled example list of a game other than HKK, if it is legal for the format."""
+    path = Path(settings.BASE_DIR) / "examples" / f"{game}-legal.txt"
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        if deck_validate(format_slug=format_slug, text=text).legal:
+            return text
+    raise CommandError(_("No legal sample deck for format %(slug)s.") % {"slug": format_slug})
+
+
+def _hkk_pool(
+    cards: Sequence[DomainCard], gods: set[str], colourless: set[str], rejected: set[str]
+) -> list[str]:
+    """Names of the ordinary, limited cards of the chosen gods (or colourless), sorted."""
+    return sorted(
+        {
+            card.name
+            for card in cards
+            if card.kind is CardKind.CARD
+            and card.colours is not None
+            and set(card.colours) <= gods | colourless
+            and not card.unlimited
+            and card.name not in rejected
+        }
+    )
+
+
+def _hkk_text(names: Sequence[str], rule_card: str) -> str:
+    lines = ["Pakli:"] + [f"{COPIES} {name}" for name in names]
+    if rule_card:
+        lines += ["", f"Szabálylap: {rule_card}"]
+    return "\n".join(lines) + "\n"
+
+
 def build_legal_deck(
     *,
     format_slug: str,
     rng: random.Random,
     rule_card: str | None = None,
-    cards: list[Any] | None = None,
+    cards: list[DomainCard] | None = None,
 ) -> tuple[str, str | None]:
     """A legal deck list (text) for ``format_slug`` from the loaded catalogue, and its rule card.
 
@@ -59,18 +96,13 @@ def build_legal_deck(
     the given rule card (``""`` = none, ``None`` = a random legal one); names the validator
     rejects (banned …) are replaced and the list revalidated. Other games: the bundled example
     list (``examples/<game>-legal.txt``) if it is legal. ``cards``: the game's catalogue when
-    the caller already loaded it (``decks.catalogue.cards_for_game``). Raises ``CommandError``
+    the caller already loaded it (``decks.selectors.cards.cards_for_game``). Raises ``CommandError``
     when no legal list can be built.
     """
     fmt = Format.objects.select_related("game").get(slug=format_slug)
     game = fmt.game.slug
     if game != "hkk":
-        path = Path(settings.BASE_DIR) / "examples" / f"{game}-legal.txt"
-        if path.exists():
-            text = path.read_text(encoding="utf-8")
-            if deck_validate(format_slug=format_slug, text=text).legal:
-                return text, None
-        raise CommandError(_("No legal sample deck for format %(slug)s.") % {"slug": format_slug})
+        return _example_deck(game, format_slug), None
     cards = cards if cards is not None else cards_for_game("hkk")
     colourless = set(fmt.colours_not_counted or ()) | {"Színtelen", "Bufa"}
     gods = sorted(
@@ -81,31 +113,16 @@ def build_legal_deck(
     rejected: set[str] = set()
     for _attempt in range(12):
         chosen = set(rng.sample(gods, k=min(len(gods), rng.choice((1, 2)))))
-        pool = sorted(
-            {
-                card.name
-                for card in cards
-                if card.kind is CardKind.CARD
-                and card.colours is not None
-                and set(card.colours) <= chosen | colourless
-                and not card.unlimited
-                and card.name not in rejected
-            }
-        )
+        pool = _hkk_pool(cards, chosen, colourless, rejected)
         if len(pool) < NAMES:
             continue
         names = rng.sample(pool, k=NAMES)
         rc = rule_card if rule_card is not None else (rng.choice(rule_cards) if rule_cards else "")
-        lines = ["Pakli:"] + [f"{COPIES} {name}" for name in names]
-        if rc:
-            lines += ["", f"Szabálylap: {rc}"]
-        text = "\n".join(lines) + "\n"
+        text = _hkk_text(names, rc)
         result = deck_validate(format_slug=format_slug, text=text)
         if result.legal:
             return text, rc or None
-        for error in result.errors:
-            if error.card:
-                rejected.add(error.card)
+        rejected |= {error.card for error in result.errors if error.card}
         if rule_card is None and rc in rejected:
             rule_cards = [r for r in rule_cards if r != rc]
     raise CommandError(
@@ -139,6 +156,65 @@ def _renumber(export: dict[str, Any], order: list[int]) -> dict[str, Any]:
     return export
 
 
+def _register(
+    tournament: Tournament,
+    *,
+    players: int,
+    pairs: bool,
+    rng: random.Random,
+    cards: list[DomainCard],
+) -> list[Entry]:
+    """Register ``players`` entries (numbered, zero-padded) with a legal list per member."""
+    width = len(str(players))
+    entries = []
+    for i in range(1, players + 1):
+        if pairs:
+            entry = services.entry_register_pair(
+                tournament=tournament,
+                name=f"Team {i:0{width}d}",
+                player_a=f"Player {i:0{width}d}A",
+                player_b=f"Player {i:0{width}d}B",
+            )
+        else:
+            entry = services.entry_register_player(
+                tournament=tournament, player_name=f"Player {i:0{width}d}"
+            )
+        entries.append(entry)
+        rule_card = None
+        for member in entry.members.select_related("player").order_by("seat"):
+            text, rc = build_legal_deck(
+                format_slug=tournament.format.slug, rng=rng, rule_card=rule_card, cards=cards
+            )
+            # The partner uses the same rule card: docs/rules.md §7 (HKK pair tournaments).
+            rule_card = rc or ""
+            services.deck_submit(
+                tournament=tournament, entry=entry, player=member.player, text=text
+            )
+    return entries
+
+
+def _play_rounds(
+    tournament: Tournament,
+    entries: list[Entry],
+    *,
+    rounds: int,
+    drops: dict[int, int],
+    rng: random.Random,
+) -> None:
+    """Pair, publish, play and finish ``rounds`` rounds; drop entries after their round."""
+    for number in range(1, rounds + 1):
+        rnd = services.round_pair_next(tournament=tournament, seed=rng.getrandbits(32))
+        rnd = services.round_publish(round=rnd)
+        for match in rnd.matches.order_by("table"):
+            if match.entry_b_id is None:
+                continue
+            _play_match(match, rng)
+        services.round_finish(round=rnd)
+        for entry in entries:
+            if drops.get(entry.pk) == number:
+                services.entry_drop(entry=entry, after_round=number)
+
+
 def simulate(
     *, players: int, rounds: int, seed: int, pairs: bool = False, format_slug: str = "hkk"
 ) -> dict[str, Any]:
@@ -164,55 +240,24 @@ def simulate(
         planned_rounds=rounds,
     )
     services.tournament_open_registration(tournament=tournament)
-    width = len(str(players))
-    entries = []
-    for i in range(1, players + 1):
-        if pairs:
-            entry = services.entry_register_pair(
-                tournament=tournament,
-                name=f"Team {i:0{width}d}",
-                player_a=f"Player {i:0{width}d}A",
-                player_b=f"Player {i:0{width}d}B",
-            )
-        else:
-            entry = services.entry_register_player(
-                tournament=tournament, player_name=f"Player {i:0{width}d}"
-            )
-        entries.append(entry)
-        rule_card = None
-        for member in entry.members.select_related("player").order_by("seat"):
-            text, rc = build_legal_deck(
-                format_slug=format_slug, rng=rng, rule_card=rule_card, cards=cards
-            )
-            rule_card = rc or ""  # the partner uses the same rule card (RULES.md §1.5)
-            services.deck_submit(
-                tournament=tournament, entry=entry, player=member.player, text=text
-            )
+    entries = _register(tournament, players=players, pairs=pairs, rng=rng, cards=cards)
     drop_count = round(players / 10)
-    drops = {}
+    drops: dict[int, int] = {}
     if rounds > 1 and drop_count:
         for entry in rng.sample(entries, k=drop_count):
             drops[entry.pk] = rng.randint(1, rounds - 1)
     tournament = services.tournament_start(tournament=tournament)
-    for number in range(1, rounds + 1):
-        rnd = services.round_pair_next(tournament=tournament, seed=rng.getrandbits(32))
-        rnd = services.round_publish(round=rnd)
-        for match in rnd.matches.order_by("table"):
-            if match.entry_b_id is None:
-                continue
-            _play_match(match, rng)
-        services.round_finish(round=rnd)
-        for entry in entries:
-            if drops.get(entry.pk) == number:
-                services.entry_drop(entry=entry, after_round=number)
+    _play_rounds(tournament, entries, rounds=rounds, drops=drops, rng=rng)
     services.tournament_finish(tournament=tournament)
     export = services.tournament_export(tournament=tournament)
     return _renumber(export, [e.pk for e in entries])
 
 
-def _play_match(match: Any, rng: random.Random) -> None:
-    """Random but rule-abiding games: die roll, waivers, winners (10 % draws)."""
+def _play_match(match: Match, rng: random.Random) -> None:
+    """Random but rule-abiding games: die roll, waivers, winners (10 % draws). Not for a bye."""
     a, b = match.entry_a_id, match.entry_b_id
+    if b is None:
+        raise ValueError(f"table {match.table} is a bye: it has no games")
     services.match_set_die_roll(
         match=match, winner_entry=rng.choice((a, b)), reroll_game3_agreed=rng.random() < 0.1
     )
@@ -249,7 +294,7 @@ class Command(BaseCommand):
 
     help = _("Simulate a whole tournament with random results on real decks; prints JSON.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, required=True, help=_("number of entries"))
         parser.add_argument("--rounds", type=int, required=True)
         parser.add_argument("--seed", type=int, default=0)
@@ -258,7 +303,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help=_("print JSON (the default)"))
         parser.add_argument("--keep", action="store_true", help=_("keep the data (commit)"))
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         result: dict[str, Any] = {}
         try:
             with transaction.atomic():
@@ -273,7 +318,7 @@ class Command(BaseCommand):
                     raise _Rollback
         except _Rollback:
             pass
-        except ServiceError as exc:
+        except ApplicationError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from exc
         finally:
             clear_caches()

@@ -1,4 +1,4 @@
-/* Live validation of the player's deck list (issue 4 §3): while the player types or pastes,
+/* Live validation of the player's deck list: while the player types or pastes,
    the list is sent (debounced) to POST /api/decks/validate/ with the event's format and the
    CSRF token; errors and warnings are shown next to their line numbers. The final submission
    is the ordinary form POST. Texts come from data-t-* attributes (translated server-side). */

@@ -1,0 +1,1 @@
+"""Accounts: sign-up, login, API tokens and profile (see ``accounts.urls``)."""

@@ -1,0 +1,67 @@
+"""Account forms: sign-up and profile. Both keep e-mail addresses unique, ignoring case."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy
+
+from accounts.selectors import email_taken
+from accounts.services import account_create
+
+User = get_user_model()
+
+_EMAIL_TAKEN = gettext_lazy("An account with this e-mail address already exists.")
+
+
+class SignUpForm(UserCreationForm):
+    """Username, e-mail (required, unique ignoring case: reset links go there), password twice."""
+
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail address"),
+        help_text=gettext_lazy("Needed if you forget your password."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        if email_taken(email):
+            raise forms.ValidationError(_EMAIL_TAKEN, code="email_taken")
+        return email
+
+    def save(self, commit: bool = True):
+        """Create the user through ``account_create`` (``commit`` must stay true)."""
+        if not commit:
+            raise ValueError("SignUpForm.save() always commits; use account_create directly.")
+        return account_create(
+            username=self.cleaned_data["username"],
+            email=self.cleaned_data["email"],
+            password=self.cleaned_data["password1"],
+        )
+
+
+class ProfileForm(forms.ModelForm):
+    """The editable part of an account: first and last name, e-mail address."""
+
+    class Meta:
+        model = User
+        fields = ("last_name", "first_name", "email")
+        widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self.fields["email"].label = gettext_lazy("E-mail address")
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        if email_taken(email, exclude_pk=self.instance.pk):
+            raise forms.ValidationError(_EMAIL_TAKEN, code="email_taken")
+        return email

@@ -1,0 +1,145 @@
+"""``POST /api/decks/validate/``: validate a deck list (text or structured) against a format.
+
+200 with the validation result (legal or not); 400 for unusable input (unknown format, empty
+list, bad shape); 413 for a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (the project's
+handler answers it). Deck rules: docs/rules.md §3 (HKK deck construction (Hagyományos)), §9
+(WoW TCG constructed decks) and §12 (Blue Moon decks).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from decks.domain.parser import MAX_TEXT_LENGTH
+from decks.services.validation import deck_validate, validation_result_dict
+from hkk_tournament.schema import ErrorResponseSerializer
+
+#: Structured-input keys that hold one card (a name) rather than a list.
+SINGLE_CARD_KEYS = ("rule_card", "follower", "hero", "leader", "inquisitor", "emissary")
+LIST_KEYS = ("main", "sideboard")
+
+
+def _card_name_field() -> serializers.CharField:
+    return serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=200)
+
+
+class DeckValidateInputSerializer(serializers.Serializer):
+    """Either ``text`` (the list as typed) or the structured sections, plus ``format``."""
+
+    format = serializers.SlugField(max_length=100, help_text=_("Format slug, e.g. hkk."))
+    text = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=MAX_TEXT_LENGTH,
+        help_text=_("The deck list as text: one card per line, e.g. “3 Card name”."),
+    )
+    main = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text=_('Main deck: items are “Name”, “3 Name” or {"name": …, "count": 3}.'),
+    )
+    sideboard = serializers.ListField(
+        child=serializers.JSONField(), required=False, help_text=_("Sideboard, like main.")
+    )
+    rule_card = _card_name_field()
+    follower = _card_name_field()
+    hero = _card_name_field()
+    leader = _card_name_field()
+    inquisitor = _card_name_field()
+    emissary = _card_name_field()
+
+    def structured(self) -> dict | None:
+        """The structured sections given (``None`` when the client sent none of them)."""
+        data = self.validated_data
+        present = {key: data[key] for key in (*LIST_KEYS, *SINGLE_CARD_KEYS) if key in data}
+        return present or None
+
+
+class ViolationOutputSerializer(serializers.Serializer):
+    """One error or warning of a deck validation: stable ``code``, translated ``message``, the
+    ``card`` and input ``line`` it concerns (null when none) and ``params``.
+    """
+
+    code = serializers.CharField(help_text=_("Stable violation code, e.g. too_many_copies."))
+    message = serializers.CharField(help_text=_("Translated message (Accept-Language)."))
+    card = serializers.CharField(allow_null=True)
+    line = serializers.IntegerField(allow_null=True)
+    params = serializers.DictField(help_text=_("Values the message was built from."))
+
+
+class DeckCountsOutputSerializer(serializers.Serializer):
+    """Card counts of a validated deck: ``main`` and ``sideboard``."""
+
+    main = serializers.IntegerField()
+    sideboard = serializers.IntegerField()
+
+
+class DeckValidateOutputSerializer(serializers.Serializer):
+    """The 200 body of POST /api/decks/validate/: format slug, ``legal``, the counts, the rule card,
+    follower and hero found, and the errors and warnings (:class:`ViolationOutputSerializer`).
+    """
+
+    format = serializers.CharField()
+    legal = serializers.BooleanField()
+    counts = DeckCountsOutputSerializer()
+    rule_card = serializers.CharField(allow_null=True)
+    follower = serializers.CharField(allow_null=True)
+    hero = serializers.CharField(allow_null=True)
+    # The output key is "errors"; it shadows ``Serializer.errors``, unused on an output serializer.
+    errors = ViolationOutputSerializer(many=True)  # type: ignore[assignment]
+    warnings = ViolationOutputSerializer(many=True)
+
+
+class DeckValidateApi(APIView):
+    """Validate a deck list (text or structured) against a format."""
+
+    @extend_schema(
+        operation_id="decks_validate",
+        summary="Validate a deck list",
+        request=DeckValidateInputSerializer,
+        responses={
+            200: DeckValidateOutputSerializer,
+            400: ErrorResponseSerializer,
+            413: ErrorResponseSerializer,
+        },
+        examples=[
+            OpenApiExample(
+                "Text",
+                value={"format": "hkk", "text": "3 Gigaököl\n3 Garokk\nSzabálylap: Ősi rúna"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Structured",
+                value={
+                    "format": "wow-constructed",
+                    "hero": "Gorebelly",
+                    "main": ["4 Charge", {"name": "Cleave", "count": 4}],
+                    "sideboard": [],
+                },
+                request_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if length.isdigit() and int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+            # Also guarded by middleware; DRF's JSON parser reads the stream without
+            # Django's size check, so never rely on that alone.
+            raise RequestDataTooBig()
+        serializer = DeckValidateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        result = deck_validate(
+            format_slug=data["format"], text=data.get("text"), data=serializer.structured()
+        )
+        # validation_result_dict already has exactly DeckValidateOutputSerializer's shape (a
+        # test asserts it); serialising it again would only cost time (about 2 ms a request).
+        return Response(validation_result_dict(result))

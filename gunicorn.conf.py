@@ -1,0 +1,51 @@
+"""Gunicorn settings for production (read automatically from the working directory, or pass
+``-c gunicorn.conf.py``). Start: ``gunicorn hkk_tournament.wsgi`` — see docs/production.md.
+
+Environment (all optional):
+
+- ``GUNICORN_BIND`` (default ``127.0.0.1:8000``): address to listen on; keep it on the
+  loopback behind a reverse proxy (nginx, Caddy) that terminates TLS and buffers slow clients.
+- ``WEB_CONCURRENCY`` (default ``2 × CPU cores + 1``, at most 9): worker processes;
+  ``GUNICORN_THREADS`` (default 4): threads per worker. Each thread may hold one PostgreSQL
+  connection (``CONN_MAX_AGE`` 60 s): workers × threads must stay below the server's
+  ``max_connections``.
+- ``GUNICORN_TIMEOUT`` (default 30 s): a request running longer is killed and logged;
+  ``GUNICORN_GRACEFUL_TIMEOUT`` (default 30 s): how long a restart waits for running requests.
+- ``GUNICORN_LOG_LEVEL`` (default ``info``); ``GUNICORN_ACCESS_LOG`` (default ``-`` = stdout, one
+  JSON object per line, ``hkk_tournament.gunicorn_logging``; empty = off, Django's own request
+  line still has every request).
+- ``FORWARDED_ALLOW_IPS`` (Gunicorn's own variable, default ``127.0.0.1,::1``): the proxies whose
+  ``X-Forwarded-Proto`` Gunicorn believes. Leave the default when the proxy runs on the same
+  machine; never set ``*`` while the port can be reached from outside. Django uses
+  ``DJANGO_SECURE_PROXY_SSL_HEADER`` for HTTPS detection and ``HKK_TRUSTED_PROXY_COUNT`` for the
+  client address (login lockout, throttles): Gunicorn does not rewrite ``REMOTE_ADDR``.
+"""
+
+import multiprocessing
+import os
+
+wsgi_app = "hkk_tournament.wsgi:application"
+bind = [os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")]
+workers = int(os.environ.get("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 9)))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+worker_class = "gthread"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
+keepalive = 5
+# Recycle workers now and then (a slow leak cannot grow for ever); jitter avoids all at once.
+max_requests = 2000
+max_requests_jitter = 200
+# Request line and header limits (Gunicorn's defaults, stated): bigger requests answer 400.
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
+
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+errorlog = "-"
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+logger_class = "hkk_tournament.gunicorn_logging.JsonAccessLogger"
+# X-Forwarded-Proto from these addresses sets the request scheme (see the docstring).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+proc_name = "hkk-tournament"
+# Gunicorn's control socket ($HOME/.gunicorn/gunicorn.ctl) is not used: signals and systemd are.
+control_socket_disable = True

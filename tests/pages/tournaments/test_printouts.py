@@ -1,0 +1,228 @@
+"""PDF printouts: pairings by table and by name, standings and result slips are
+real PDFs, drawn with a TrueType font that has Hungarian's ő and ű (DejaVu Sans, else Vera with
+ő/ű printed as ö/ü), and the slips name the holder of the right to go first per game."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import re
+import zlib
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+from reportlab.pdfbase import pdfmetrics
+
+from tests.factories import UserFactory
+from tournaments import services
+from tournaments.models import Round, Tournament
+from tournaments.pages import printouts
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Őrös Győző", "Bűvös Űrhajó", "Kiss Ádám", "Nagy Éva")
+
+
+@pytest.fixture
+def organiser():
+    return UserFactory(username="organiser")
+
+
+@pytest.fixture
+def event(organiser) -> tuple[Tournament, Round]:
+    t = services.tournament_open_registration(
+        tournament=services.tournament_create(
+            owner=organiser, name="Őszi Kupa – Győr", format_slug="hkk"
+        )
+    )
+    for name in NAMES:
+        services.entry_override_deck(
+            entry=services.entry_register_player(tournament=t, player_name=name), reason="test"
+        )
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=5))
+    return t, rnd
+
+
+@pytest.fixture
+def client(organiser) -> Client:
+    c = Client()
+    c.force_login(organiser)
+    c.cookies["django_language"] = "hu"
+    return c
+
+
+def _uncompressed(pdf: bytes) -> bytes:
+    """The PDF with every Flate (or ASCII85 + Flate) stream inflated, to look at the fonts and
+    the text operators."""
+    out = [pdf]
+    start = 0
+    while (i := pdf.find(b"stream\n", start)) != -1:
+        j = pdf.find(b"endstream", i)
+        raw = pdf[i + 7 : j].strip(b"\r\n")
+        with contextlib.suppress(zlib.error, ValueError):
+            if raw.endswith(b"~>"):  # ReportLab's page streams: ASCII85, then Flate
+                raw = base64.a85decode(raw.removeprefix(b"<~").removesuffix(b"~>"))
+            out.append(zlib.decompress(raw))
+        start = j + len(b"endstream")
+    return b"\n".join(out)
+
+
+def _literal(raw: bytes) -> bytes:
+    """A PDF literal string's bytes (octal and backslash escapes resolved)."""
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        if c == 0x5C:  # backslash
+            octal = re.match(rb"[0-7]{1,3}", raw[i + 1 : i + 4])
+            if octal:
+                out.append(int(octal.group(), 8))
+                i += 1 + len(octal.group())
+                continue
+            escaped = raw[i + 1 : i + 2]
+            out += {b"n": b"\n", b"r": b"\r", b"t": b"\t"}.get(escaped, escaped)
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return bytes(out)
+
+
+def pdf_text(pdf: bytes) -> str:
+    """The text drawn in ``pdf``: every ``(...) Tj`` string decoded through each embedded
+    ToUnicode map (ReportLab's TrueType subsets keep ASCII and give other letters low codes);
+    the decodings are joined, so a name appears when its map decodes it correctly."""
+    data = _uncompressed(pdf)
+    maps = []
+    for block in re.findall(rb"beginbfchar(.*?)endbfchar", data, re.S):
+        pairs = re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block)
+        maps.append({int(a, 16): int(b, 16) for a, b in pairs})
+    strings = [_literal(x) for x in re.findall(rb"\(((?:[^()\\]|\\.)*)\) Tj", data)]
+    lines = []
+    for cmap in maps:
+        for raw in strings:
+            lines.append("".join(chr(cmap.get(b) or b) for b in raw))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    "name, args, query",
+    [
+        ("print-pairings", "round", ""),
+        ("print-pairings", "round", "?by=name"),
+        ("print-slips", "round", ""),
+        ("print-standings", "tournament", ""),
+    ],
+)
+def test_each_printout_is_a_pdf_in_a_hungarian_capable_font(client, event, name, args, query):
+    t, rnd = event
+    url = reverse(f"tournaments:{name}", args=[t.pk, rnd.number] if args == "round" else [t.pk])
+    r = client.get(url + query)
+    assert r.status_code == 200
+    assert r["Content-Type"] == "application/pdf"
+    assert r["Content-Disposition"].startswith("inline; filename=")
+    body = r.content
+    assert body.startswith(b"%PDF-") and body.rstrip().endswith(b"%%EOF")
+    assert len(body) > 1500
+    fonts = printouts.pdf_fonts()
+    assert fonts.hungarian, "DejaVu Sans is expected on this machine (fonts-dejavu-core)"
+    assert b"DejaVuSans" in _uncompressed(body)  # the embedded TrueType subset
+    # Text is only ever drawn in TrueType subsets (/F2+0 …), never in the standard fonts.
+    blocks = re.findall(rb"BT (.*?) ET", _uncompressed(body), re.S)
+    drawn = [b for b in blocks if b" Tj" in b]
+    assert drawn and all(re.search(rb"/F\d+\+\d+ [\d.]+ Tf", b) for b in drawn)
+
+
+def test_the_registered_font_has_the_hungarian_letters():
+    fonts = printouts.pdf_fonts()
+    face = pdfmetrics.getFont(fonts.regular).face
+    for letter in "őűŐŰáéíóöúü" + printouts.BOX:
+        assert ord(letter) in face.charToGlyph, letter
+    assert printouts._text("Győző & Űr <b>") == "Győző &amp; Űr &lt;b&gt;"
+
+
+def test_without_dejavu_vera_is_used_and_o_u_double_acute_fall_back(monkeypatch):
+    monkeypatch.setattr(printouts, "FONT_CANDIDATES", ("/nonexistent",))
+    printouts.pdf_fonts.cache_clear()
+    try:
+        fonts = printouts.pdf_fonts()
+        assert fonts == printouts.PdfFonts("Vera", "VeraBd", False)
+        assert printouts._text("Őrös Győző, Bűvös Űr") == "Örös Gyözö, Büvös Ür"
+        face = pdfmetrics.getFont("Vera").face
+        assert all(ord(c) in face.charToGlyph for c in printouts._text("Őrös Győző Űr"))
+    finally:
+        printouts.pdf_fonts.cache_clear()
+
+
+def test_pairings_standings_and_slips_print_every_hungarian_name(event):
+    t, rnd = event
+    for pdf in (
+        printouts.pairings_pdf(round=rnd),
+        printouts.pairings_pdf(round=rnd, by_name=True),
+        printouts.standings_pdf(tournament=t),
+        printouts.result_slips_pdf(round=rnd),
+    ):
+        text = pdf_text(pdf)
+        for name in NAMES:
+            assert name in text
+        assert "Őszi Kupa – Győr" in text
+
+
+def test_pairings_by_name_are_alphabetical(event):
+    t, rnd = event
+    cells = pdf_text(printouts.pairings_pdf(round=rnd, by_name=True)).split("\n")
+    names = [x for x in cells if x in NAMES]
+    # Rows are (entry, table, seat, opponent): every other name cell is an entry.
+    assert names[::2] == sorted(NAMES, key=str.casefold)
+
+
+def test_slip_names_the_right_holder_of_each_game(event):
+    t, rnd = event
+    m = rnd.matches.order_by("table").first()
+    names = {e.pk: e.name for e in t.entries.all()}
+    before = printouts._holder_texts(m, t, names)
+    assert len(before) == 3
+    assert "1" in before[0] and "A" in before[0] and printouts.BOX in before[0]
+    services.match_set_die_roll(match=m, winner_entry=m.entry_b_id)
+    m.refresh_from_db()
+    after = printouts._holder_texts(m, t, names)
+    assert names[m.entry_b_id] in after[0] and "(B)" in after[0]
+    assert names[m.entry_a_id] in after[1] and "(A)" in after[1]  # player 2 in game 2
+    assert names[m.entry_b_id] in after[2]  # player 1 again in game 3
+    pdf = printouts.result_slips_pdf(round=rnd)
+    assert pdf.startswith(b"%PDF-")
+
+
+def test_loser_chooses_slips_explain_the_rule(organiser):
+    t = services.tournament_open_registration(
+        tournament=services.tournament_create(
+            owner=organiser, name="WoW", format_slug="hkk", first_player_policy="loser_chooses"
+        )
+    )
+    for name in NAMES[:2]:
+        services.entry_override_deck(
+            entry=services.entry_register_player(tournament=t, player_name=name), reason="test"
+        )
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    m = rnd.matches.get()
+    with translation.override("en"):
+        texts = printouts._holder_texts(m, t, {})
+    assert printouts.BOX in texts[0]  # the die roll is not recorded yet
+    assert "game 1 chooses" in texts[1] and "game 2 chooses" in texts[2]
+
+
+def test_printouts_are_for_judges_only(event):
+    t, rnd = event
+    url = reverse("tournaments:print-slips", args=[t.pk, rnd.number])
+    assert Client().get(url).status_code == 302
+    c = Client()
+    c.force_login(UserFactory(username="stranger"))
+    assert c.get(url).status_code == 403
+    judge = UserFactory(username="judge")
+    services.staff_appoint(tournament=t, user=judge, role="judge", by=t.owner)
+    c.force_login(judge)
+    assert c.get(url)["Content-Type"] == "application/pdf"

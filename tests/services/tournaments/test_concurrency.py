@@ -1,0 +1,137 @@
+"""Concurrent writes on PostgreSQL: two judges recording the same game, two organisers pairing
+the same round, two players reporting their match at the same instant. Each thread has its own
+database connection; row locks and unique constraints must leave exactly one result and turn the
+other request into a ``Conflict`` (or, for reports, let the second see the first)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+from django.db import connection, connections
+
+from hkk_tournament.errors import Conflict
+from tests.factories import UserFactory, make_tournament
+from tournaments import services
+from tournaments.models import Game, Match, Player, ResultReport, Round
+from tournaments.services import reports as reports_service
+
+pytestmark = [
+    pytest.mark.postgres_only,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL row locks and concurrent connections (SQLite serialises writers)",
+    ),
+]
+
+
+def run_concurrently(fn: Callable[[], object], n: int = 2) -> list[object]:
+    """Run ``fn()`` in ``n`` threads started together; return their results or exceptions."""
+    barrier = threading.Barrier(n)
+    outcomes: list[object] = [None] * n
+
+    def worker(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes[i] = fn()
+        except Exception as exc:  # any error: the test inspects what each thread got
+            outcomes[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return outcomes
+
+
+def test_two_judges_record_the_same_game_at_once():
+    t, _ = make_tournament(entries=2, decks=False)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    match = Match.objects.get(round=rnd)
+    a, b = match.entry_a_id, match.entry_b_id
+    services.match_set_die_roll(match=match, winner_entry=a)
+    winners = iter([a, b])
+    lock = threading.Lock()
+
+    def record():
+        with lock:
+            winner = next(winners)
+        return services.game_record(
+            match=Match.objects.get(pk=match.pk), number=1, winner_entry=winner, first_entry=a
+        )
+
+    outcomes = run_concurrently(record)
+    games = [o for o in outcomes if isinstance(o, Game)]
+    conflicts = [o for o in outcomes if isinstance(o, Conflict)]
+    assert len(games) == 1 and len(conflicts) == 1, outcomes
+    assert conflicts[0].code == "game_already_recorded"
+    stored = Game.objects.get(match=match)
+    assert Game.objects.filter(match=match).count() == 1
+    assert stored.winner_id == games[0].winner_id  # the winner's write is the one kept
+
+
+def test_pairing_the_same_round_twice_at_once():
+    t, entries = make_tournament(entries=6, decks=False)
+    t = services.tournament_start(tournament=t)
+
+    def pair():
+        return services.round_pair_next(tournament=t)
+
+    outcomes = run_concurrently(pair)
+    rounds = [o for o in outcomes if isinstance(o, Round)]
+    conflicts = [o for o in outcomes if isinstance(o, Conflict)]
+    assert len(rounds) == 1 and len(conflicts) == 1, outcomes
+    assert Round.objects.filter(tournament=t).count() == 1
+    assert Match.objects.filter(round__tournament=t).count() == 3
+
+
+def test_both_players_report_the_same_result_at_once(monkeypatch):
+    """The match row lock serialises the two reports: the second sees the first, so the
+    result counts exactly once (two accepted reports, three games), never two pending ones.
+    A pause inside the service (after its checks, before it looks for the opponent's report)
+    makes the two requests overlap for sure; without the lock both would stay pending."""
+    validate = reports_service._validate_against_rules
+
+    def slow_validate(*args, **kwargs):
+        result = validate(*args, **kwargs)
+        time.sleep(0.5)
+        return result
+
+    monkeypatch.setattr(reports_service, "_validate_against_rules", slow_validate)
+    t, _ = make_tournament(entries=2, decks=False)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    match = Match.objects.get(round=rnd)
+    a, b = match.entry_a_id, match.entry_b_id
+    users = {}
+    for entry_id, name in ((a, "anna"), (b, "bela")):
+        users[entry_id] = UserFactory(username=name)
+        Player.objects.filter(memberships__entry_id=entry_id).update(user=users[entry_id])
+    games = [
+        {"number": 1, "winner": a, "first": a},
+        {"number": 2, "winner": b, "first": b},
+        {"number": 3, "winner": a, "first": a},
+    ]
+    sides = iter([a, b])
+    lock = threading.Lock()
+
+    def report():
+        with lock:
+            side = next(sides)
+        return services.result_report_submit(
+            match=Match.objects.get(pk=match.pk), entry=side, user=users[side], games=games
+        )
+
+    outcomes = run_concurrently(report)
+    assert all(isinstance(o, ResultReport) for o in outcomes), outcomes
+    statuses = sorted(ResultReport.objects.filter(match=match).values_list("status", flat=True))
+    assert statuses == ["accepted", "accepted"]
+    stored = Game.objects.filter(match=match).order_by("number")
+    assert [g.winner_id for g in stored] == [a, b, a]

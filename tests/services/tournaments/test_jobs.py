@@ -1,0 +1,72 @@
+"""``tournaments.services.jobs``: jobs are sent on commit, by task name, once per transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from hkk_tournament.celery import app
+from tournaments.services import jobs
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """The jobs sent, as ``(task name, kwargs)``, instead of running them."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for name in (jobs.STANDINGS_RECOMPUTE, jobs.ROUND_PAIR_NEXT):
+        task = app.tasks[name]
+        monkeypatch.setattr(
+            task,
+            "apply_async",
+            lambda *a, _name=name, kwargs=None, **kw: calls.append((_name, kwargs)),
+        )
+    return calls
+
+
+def test_tasks_are_registered_by_name():
+    assert jobs.STANDINGS_RECOMPUTE in app.tasks
+    assert jobs.ROUND_PAIR_NEXT in app.tasks
+
+
+def test_nothing_is_sent_before_the_commit(sent, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        jobs.enqueue_standings(7)
+    assert sent == [] and len(callbacks) == 1
+    callbacks[0]()
+    assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7})]
+
+
+def test_the_same_job_runs_once_per_transaction(sent, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.enqueue_standings(7)
+        jobs.enqueue_standings(7)
+        jobs.enqueue_standings(8)
+        jobs.enqueue_round_pair_next(7, requested_by_id=None)
+    assert sent == [
+        (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7}),
+        (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 8}),
+        (jobs.ROUND_PAIR_NEXT, {"tournament_id": 7, "requested_by_id": None}),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.enqueue_standings(7)  # the next transaction sends it again
+    assert sent[-1] == (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7}) and len(sent) == 4
+
+
+def test_a_rolled_back_savepoint_does_not_swallow_the_job(sent, django_capture_on_commit_callbacks):
+    """A dry run in a savepoint that is rolled back (as result reports do) sends nothing, and the
+    real write afterwards still sends its job."""
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError), transaction.atomic():
+            jobs.enqueue_standings(7)
+            raise RuntimeError("dry run")
+        jobs.enqueue_standings(7)
+    assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7})]
+
+
+def test_job_arguments_are_ids_and_flags_only():
+    with pytest.raises(TypeError):
+        jobs.enqueue(jobs.STANDINGS_RECOMPUTE, tournament_id=object())

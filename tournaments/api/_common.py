@@ -1,0 +1,83 @@
+"""Shared pieces of the tournaments API views: the base class with the role-checked tournament
+lookups, the documented error responses and the CSV response.
+
+Errors are rendered by the project's one DRF handler (``hkk_tournament.exceptions``, settings
+``REST_FRAMEWORK["EXCEPTION_HANDLER"]``) with the body of
+``hkk_tournament.schema.ErrorResponseSerializer``: ``{"error": {"code", "message", "fields",
+"params"}}``.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.views import APIView
+
+from hkk_tournament.schema import ErrorResponseSerializer
+from tournaments import selectors
+from tournaments.models import Tournament
+from tournaments.permissions import (
+    require_authenticated,
+    require_judge,
+    require_manage,
+    require_owner,
+)
+
+#: 403 for a missing login or role (the body is the project's error body).
+FORBIDDEN = OpenApiResponse(
+    response=ErrorResponseSerializer,
+    description="Not logged in, or without the role this needs.",
+)
+#: Error responses of a write: bad input, missing role, not found, state conflict.
+ERRORS = {
+    400: ErrorResponseSerializer,
+    403: FORBIDDEN,
+    404: ErrorResponseSerializer,
+    409: ErrorResponseSerializer,
+}
+#: Error responses of a read anyone may do.
+READ_ERRORS = {404: ErrorResponseSerializer}
+#: Error responses of a read that needs a role.
+ROLE_READ_ERRORS = {403: FORBIDDEN, 404: ErrorResponseSerializer}
+
+
+class TournamentApi(APIView):
+    """Base of every tournaments API view: the role-checked tournament lookups.
+
+    Each lookup first refuses anonymous callers where a role is needed (403/401), then
+    answers 404 for a tournament the caller may not see, then 403 without the role.
+    """
+
+    def visible_tournament(self, tournament_id: int) -> Tournament:
+        """For reading: public events for anyone, private ones and drafts for their people."""
+        return selectors.tournament_get_visible(tournament_id=tournament_id, user=self.request.user)
+
+    def member_tournament(self, tournament_id: int) -> Tournament:
+        """A visible tournament for a signed-in caller (the finer check comes after)."""
+        require_authenticated(self.request.user)
+        return self.visible_tournament(tournament_id)
+
+    def managed_tournament(self, tournament_id: int) -> Tournament:
+        """For organiser actions: the owner and co-organisers."""
+        tournament = self.member_tournament(tournament_id)
+        require_manage(self.request.user, tournament)
+        return tournament
+
+    def judged_tournament(self, tournament_id: int) -> Tournament:
+        """For judge actions: the organisers and the judges of this event."""
+        tournament = self.member_tournament(tournament_id)
+        require_judge(self.request.user, tournament)
+        return tournament
+
+    def owner_tournament(self, tournament_id: int) -> Tournament:
+        """For staff appointments: the owner only."""
+        tournament = self.member_tournament(tournament_id)
+        require_owner(self.request.user, tournament)
+        return tournament
+
+
+def csv_response(content: str, filename: str) -> HttpResponse:
+    """CSV with a UTF-8 BOM (so spreadsheet programs read the Hungarian accents right)."""
+    response = HttpResponse("\ufeff" + content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

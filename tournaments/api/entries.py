@@ -1,0 +1,354 @@
+"""Entries API: register players and pair teams (by the organiser or the players themselves),
+submit and read deck lists, override a missing legal list and drop an entry. Serializers and
+views of ``/api/tournaments/{id}/entries/…`` and ``…/register/``.
+
+Rules: docs/rules.md §3 (HKK deck construction (Hagyományos)), §7 (HKK pair tournaments), §16
+(Deck checks, penalties and result reporting).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import selectors, services
+from tournaments.api._common import ERRORS, READ_ERRORS, ROLE_READ_ERRORS, TournamentApi
+from tournaments.models import Entry, Tournament
+from tournaments.permissions import (
+    can_judge,
+    is_player_of_entry,
+    require_deck_list_viewer,
+    require_deck_submitter,
+)
+
+# --- serializers --------------------------------------------------------------------------
+
+
+class EntryCreateInputSerializer(serializers.Serializer):
+    """A single player (one name) or a pair team (two names: seat A, seat B)."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=120),
+        min_length=1,
+        max_length=2,
+        help_text=_("Player names: one for a single entry, two (seat A, seat B) for a pair."),
+    )
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
+class SelfRegisterInputSerializer(serializers.Serializer):
+    """A signed-in player registers themselves; a pair event names the partner's username."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    partner = serializers.CharField(
+        max_length=150, required=False, help_text=_("Username of the partner (pair events).")
+    )
+
+
+class DeckSummaryOutputSerializer(serializers.Serializer):
+    """A member's current deck list in brief (version, legality, lock, rule card), nested as
+    ``deck`` in the members of :class:`EntryOutputSerializer`.
+    """
+
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    legal = serializers.BooleanField()
+    locked = serializers.BooleanField()
+    rule_card = serializers.CharField()
+    submitted_at = serializers.DateTimeField()
+
+
+class MemberOutputSerializer(serializers.Serializer):
+    """A seat of an entry. ``deck.rule_card`` is empty when the caller may not see that list
+    (other players' lists stay hidden until the organiser publishes them)."""
+
+    seat = serializers.CharField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player_name")
+    deck = serializers.SerializerMethodField()
+
+    @extend_schema_field(DeckSummaryOutputSerializer(allow_null=True))
+    def get_deck(self, obj: Any) -> dict[str, Any] | None:
+        if obj.deck is None:
+            return None
+        data = dict(DeckSummaryOutputSerializer(obj.deck).data)
+        if not getattr(obj, "deck_visible", True):
+            data["rule_card"] = ""
+        return data
+
+
+class EntryOutputSerializer(serializers.Serializer):
+    """An entry (``selectors.EntryView``) with its members, deck status (legal, override,
+    illegal, missing) and drop state: GET/POST .../entries/ and POST .../register/.
+    """
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    registered_round = serializers.IntegerField(source="entry.registered_round")
+    dropped_after_round = serializers.IntegerField(
+        source="entry.dropped_after_round", allow_null=True
+    )
+    deck_status = serializers.ChoiceField(choices=["legal", "override", "illegal", "missing"])
+    override_reason = serializers.CharField(source="entry.pairing_override_reason")
+    members = MemberOutputSerializer(many=True)
+
+
+class DeckSubmitInputSerializer(serializers.Serializer):
+    """The list as ``text`` or structured ``data``; the member by ``player`` id or ``seat``."""
+
+    player = serializers.IntegerField(required=False, help_text=_("Player id of the member."))
+    seat = serializers.ChoiceField(choices=["A", "B"], required=False)
+    text = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    # The metaclass moves declared fields out of the class, so this does not shadow
+    # ``Serializer.data`` at run time; the stubs cannot express that.
+    data = serializers.DictField(required=False)  # type: ignore[assignment]
+
+    def validate(self, attrs: dict) -> dict:
+        if ("text" in attrs) == ("data" in attrs):
+            raise serializers.ValidationError(_("Give the list either as text or as data."))
+        return attrs
+
+
+class DeckSubmissionOutputSerializer(serializers.Serializer):
+    """One stored version of a member's deck list (GET/POST .../entries/{entry_id}/decks/).
+
+    ``legal`` is ``validator_legal`` unless ``extra_errors`` (e.g. ``pair_rule_card_mismatch``)
+    make it illegal; ``result`` holds the validator's errors and warnings.
+    """
+
+    id = serializers.IntegerField()
+    entry = serializers.IntegerField(source="member.entry_id")
+    player = serializers.IntegerField(source="member.player_id")
+    seat = serializers.CharField(source="member.seat")
+    version = serializers.IntegerField()
+    format = serializers.CharField(source="format_slug")
+    legal = serializers.BooleanField()
+    validator_legal = serializers.BooleanField()
+    is_current = serializers.BooleanField()
+    locked = serializers.BooleanField()
+    rule_card = serializers.CharField()
+    follower = serializers.CharField()
+    hero = serializers.CharField()
+    text = serializers.CharField()
+    submitted_at = serializers.DateTimeField()
+    result = serializers.DictField(help_text=_("The deck validation result (errors, warnings)."))
+    extra_errors = serializers.ListField(child=serializers.DictField())
+
+
+class OverrideInputSerializer(serializers.Serializer):
+    """Body of POST .../entries/{entry_id}/override/: the organiser's ``reason`` (required, at most
+    2000 characters) for letting the entry be paired without a legal list.
+    """
+
+    reason = serializers.CharField(max_length=2000)
+
+
+class DropInputSerializer(serializers.Serializer):
+    """Body of POST .../entries/{entry_id}/drop/: optional ``after_round`` (≥ 0; default the last
+    round already paired).
+    """
+
+    after_round = serializers.IntegerField(min_value=0, required=False)
+
+
+class EntryStateOutputSerializer(serializers.Serializer):
+    """An entry's own fields after an override or drop: registered round, ``dropped_after_round``
+    and the override reason (responses of .../override/ and .../drop/).
+    """
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    registered_round = serializers.IntegerField()
+    dropped_after_round = serializers.IntegerField(allow_null=True)
+    override_reason = serializers.CharField(source="pairing_override_reason")
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def entry_created_response(tournament: Tournament, entry: Entry) -> Response:
+    """201 with the new entry as :class:`EntryOutputSerializer`."""
+    views = [v for v in selectors.entry_views(tournament=tournament) if v.id == entry.pk]
+    return Response(EntryOutputSerializer(views[0]).data, status=status.HTTP_201_CREATED)
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+class EntryListCreateApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/entries/: list the entries; register one.
+
+    GET: anyone who may see the event; a member's ``deck.rule_card`` is blank where the caller may
+    not see that list. POST: organisers only, body ``EntryCreateInputSerializer`` (one name, or two
+    for a pair); a late entry while running. 201 with the entry; 400 ``wrong_entry_kind``,
+    ``pair_needs_two_players``, ``invalid_value``; 409 ``player_already_registered``,
+    ``tournament_status``, ``late_entry_closed``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_entries_list",
+        summary="List entries with their deck status",
+        responses={200: EntryOutputSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        views = selectors.entry_views(tournament=tournament, user=request.user)
+        return Response(EntryOutputSerializer(views, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_entries_create",
+        summary="Register a player or a pair team (a late entry while running)",
+        request=EntryCreateInputSerializer,
+        responses={201: EntryOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        serializer = EntryCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        entry = services.entry_register(
+            tournament=tournament,
+            players=data["players"],
+            name=data.get("name", ""),
+            email=data.get("email", ""),
+        )
+        return entry_created_response(tournament, entry)
+
+
+class SelfRegisterApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/register/: the signed-in caller registers themselves.
+
+    Any signed-in user who may see the event. Body ``SelfRegisterInputSerializer`` (``partner``:
+    the teammate's username in a pair event). 201 with the entry; 404 ``user_not_found``; 409
+    ``registration_closed``, ``late_entry_closed``, ``already_registered``; 400
+    ``pair_needs_two_players``, ``wrong_entry_kind``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_register_self",
+        summary="Register yourself (while registration is open, or as a late entry)",
+        request=SelfRegisterInputSerializer,
+        responses={201: EntryOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        serializer = SelfRegisterInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        partner = selectors.user_get(username=data["partner"]) if data.get("partner") else None
+        entry = services.entry_self_register(
+            tournament=tournament, user=request.user, partner=partner, name=data.get("name", "")
+        )
+        return entry_created_response(tournament, entry)
+
+
+class EntryDeckSubmitApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/entries/{entry_id}/decks/: an entry's deck lists.
+
+    GET (``require_deck_list_viewer``): every version for judges and the entry's players, the
+    current lists for other players once published; 403 otherwise. POST
+    (``require_deck_submitter``; ``DeckSubmitInputSerializer``): organisers any member, players
+    their own; illegal lists are stored too. 201; 404 ``entry_not_found``, ``not_a_member``; 409
+    ``lists_locked``, ``deck_deadline_passed``, ``tournament_status``; 400 ``deck_input``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_entries_decks_list",
+        summary="An entry's deck lists (judges and the entry's players; others once published)",
+        responses={200: DeckSubmissionOutputSerializer(many=True), **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        require_deck_list_viewer(request.user, entry)
+        history = can_judge(request.user, tournament) or is_player_of_entry(request.user, entry)
+        decks = selectors.entry_deck_lists(entry=entry, history=history)
+        return Response(DeckSubmissionOutputSerializer(decks, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_entries_decks_submit",
+        summary="Submit a member's deck list (organisers: any member; players: their own, "
+        "before the lock). Illegal lists are stored too.",
+        request=DeckSubmitInputSerializer,
+        responses={201: DeckSubmissionOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.member_tournament(tournament_id)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        require_deck_submitter(request.user, entry)
+        serializer = DeckSubmitInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        player = selectors.member_player_for(
+            entry=entry, user=request.user, player_id=data.get("player"), seat=data.get("seat")
+        )
+        require_deck_submitter(request.user, entry, player)
+        submission = services.deck_submit(
+            tournament=tournament,
+            entry=entry,
+            player=player,
+            text=data.get("text"),
+            data=data.get("data"),
+            by=request.user,
+        )
+        return Response(
+            DeckSubmissionOutputSerializer(submission).data, status=status.HTTP_201_CREATED
+        )
+
+
+class EntryOverrideApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/entries/{entry_id}/override/: let an entry be paired
+    without a legal deck list.
+
+    Organisers only (``require_manage``). Body ``OverrideInputSerializer`` (``reason``, stored with
+    the organiser and time). 200 with ``EntryStateOutputSerializer``; 404 ``entry_not_found``;
+    400 for a blank reason.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_entries_override",
+        summary="Let an entry be paired without a legal list (reason recorded)",
+        request=OverrideInputSerializer,
+        responses={200: EntryStateOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        serializer = OverrideInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_override_deck(
+            entry=entry, reason=serializer.validated_data["reason"], by=request.user
+        )
+        return Response(EntryStateOutputSerializer(entry).data)
+
+
+class EntryDropApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/entries/{entry_id}/drop/: drop an entry (a pair team
+    drops as one) from the next round on.
+
+    Organisers only (``require_manage``). Body ``DropInputSerializer`` (``after_round``, default
+    the last round paired). 200 with ``EntryStateOutputSerializer``; 404 ``entry_not_found``; 409
+    ``already_dropped``, ``tournament_status`` (finished); 400 ``drop_in_past``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_entries_drop",
+        summary="Drop an entry (effective from the next round)",
+        request=DropInputSerializer,
+        responses={200: EntryStateOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        serializer = DropInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_drop(
+            entry=entry, after_round=serializer.validated_data.get("after_round")
+        )
+        return Response(EntryStateOutputSerializer(entry).data)

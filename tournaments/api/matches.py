@@ -1,0 +1,288 @@
+"""Matches API: a match with its games, score and first-player holder; the game-1 die roll and
+the agreed game-3 re-roll; recording and correcting games (by match or by round and table).
+Serializers and views of ``/api/tournaments/{id}/matches/…`` and ``…/rounds/{n}/tables/…``.
+
+Rules: docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13
+(Blue Moon matches), §15 (Match points and tiebreakers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import selectors, services
+from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
+from tournaments.models import Tournament
+
+# --- serializers --------------------------------------------------------------------------
+
+
+class GameOutputSerializer(serializers.Serializer):
+    """One recorded game: right holder, waiver, who went first, winner (entry ids; ``winner`` null
+    for a draw) and ``version`` (1, plus one per correction).
+    """
+
+    number = serializers.IntegerField()
+    right_holder = serializers.IntegerField(source="right_holder_id")
+    waived = serializers.BooleanField()
+    first = serializers.IntegerField(source="first_id")
+    winner = serializers.IntegerField(source="winner_id", allow_null=True)
+    is_draw = serializers.BooleanField()
+    version = serializers.IntegerField()
+
+
+class RightOutputSerializer(serializers.Serializer):
+    """Who holds the right to go first in the next game, and why (docs/rules.md §6 (HKK
+    first-player rights))."""
+
+    game = serializers.IntegerField()
+    holder = serializers.IntegerField(
+        allow_null=True, help_text=_("Entry id; null: a die roll decides.")
+    )
+    seat = serializers.CharField(allow_null=True)
+    needs_roll = serializers.BooleanField()
+    reason = serializers.CharField(help_text=_("Stable reason code, e.g. player_2_game_2."))
+    text = serializers.CharField(help_text=_("Translated explanation."))
+
+
+class MatchOutputSerializer(serializers.Serializer):
+    """A table of a round (``selectors.MatchView``): entries and names, die-roll choices, game
+    wins and draws, ``complete``, ``match_points`` (entry id → points, once complete), the games and
+    the first-player right for the next game. Used by the match, round, game and "me" endpoints.
+    """
+
+    id = serializers.IntegerField(source="match.pk")
+    table = serializers.IntegerField()
+    entry_a = serializers.IntegerField(source="match.entry_a_id")
+    entry_b = serializers.IntegerField(source="match.entry_b_id", allow_null=True)
+    a_name = serializers.CharField()
+    b_name = serializers.CharField()
+    is_bye = serializers.BooleanField()
+    die_roll_winner = serializers.IntegerField(source="match.die_roll_winner_id", allow_null=True)
+    reroll_game3_agreed = serializers.BooleanField(source="match.reroll_game3_agreed")
+    game3_roll_winner = serializers.IntegerField(
+        source="match.game3_roll_winner_id", allow_null=True
+    )
+    a_wins = serializers.IntegerField(source="score.a_wins")
+    b_wins = serializers.IntegerField(source="score.b_wins")
+    draws = serializers.IntegerField(source="score.draws")
+    complete = serializers.BooleanField(source="score.complete")
+    match_points = serializers.SerializerMethodField()
+    games = GameOutputSerializer(many=True)
+    next_right = RightOutputSerializer(source="right", allow_null=True)
+
+    def get_match_points(self, obj) -> dict[str, int]:
+        return {str(k): v for k, v in obj.score.points.items()}
+
+
+class DieRollInputSerializer(serializers.Serializer):
+    """Body of POST .../matches/{match_id}/die-roll/: ``winner`` (entry id of player 1) and
+    ``reroll_game3_agreed`` (default false).
+    """
+
+    winner = serializers.IntegerField(help_text=_("Entry id of the die-roll winner (player 1)."))
+    reroll_game3_agreed = serializers.BooleanField(default=False)
+
+
+class Game3RollInputSerializer(serializers.Serializer):
+    """Body of POST .../matches/{match_id}/game3-roll/: ``winner``, the entry id of the game-3
+    re-roll winner.
+    """
+
+    winner = serializers.IntegerField(help_text=_("Entry id of the game-3 re-roll winner."))
+
+
+class GameRecordInputSerializer(serializers.Serializer):
+    """One game: ``winner`` entry id (null = draw), ``first`` entry id, ``waived``."""
+
+    number = serializers.IntegerField(min_value=1, max_value=9)
+    winner = serializers.IntegerField(allow_null=True, help_text=_("Entry id; null for a draw."))
+    first = serializers.IntegerField(help_text=_("Entry id of the entry that went first."))
+    waived = serializers.BooleanField(default=False)
+    right_holder = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=_("Entry holding the right (needed only when a die roll decided it)."),
+    )
+    correction = serializers.BooleanField(default=False)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    expected_version = serializers.IntegerField(required=False, min_value=1)
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs.get("correction") and not (attrs.get("reason") or "").strip():
+            raise serializers.ValidationError({"reason": _("A correction needs a reason.")})
+        return attrs
+
+
+class GameRecordOutputSerializer(serializers.Serializer):
+    """Response of the game-recording endpoints: the recorded (or corrected) ``game`` and the
+    updated ``match``.
+    """
+
+    game = GameOutputSerializer()
+    match = MatchOutputSerializer()
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def match_response(tournament: Tournament, match_id: int) -> Response:
+    """200 with the match (re-read) as :class:`MatchOutputSerializer`."""
+    match = selectors.match_get(tournament=tournament, match_id=match_id)
+    return Response(MatchOutputSerializer(selectors.match_view(match=match)).data)
+
+
+def record_game(request: Request, match_kwargs: dict[str, Any]) -> Any:
+    """Validate the body (:class:`GameRecordInputSerializer`) and record or correct the game
+    (``services.game_record``) of the match given by ``match_kwargs`` (``match``, or ``round``
+    and ``table``). Returns the stored game."""
+    serializer = GameRecordInputSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    return services.game_record(
+        number=data["number"],
+        winner_entry=data["winner"],
+        first_entry=data["first"],
+        waived=data["waived"],
+        right_holder_entry=data.get("right_holder"),
+        correction=data["correction"],
+        reason=data.get("reason", ""),
+        expected_version=data.get("expected_version"),
+        recorded_by=request.user,
+        **match_kwargs,
+    )
+
+
+def game_response(tournament: Tournament, game: Any) -> Response:
+    """201 for a new game, 200 for a correction (version > 1), with the updated match."""
+    match = selectors.match_get(tournament=tournament, match_id=game.match_id)
+    body = {"game": game, "match": selectors.match_view(match=match)}
+    code = status.HTTP_201_CREATED if game.version == 1 else status.HTTP_200_OK
+    return Response(GameRecordOutputSerializer(body).data, status=code)
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+class MatchDetailApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/matches/{match_id}/: a match with its games, score and
+    the first-player holder of the next game.
+
+    Anyone who may see the event. 404 ``match_not_found``; ``round_not_found`` for a match of a
+    draft round unless the caller is an organiser.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_matches_retrieve",
+        summary="A match with its games and the first-player holder of the next game",
+        responses={200: MatchOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        match = selectors.match_get(tournament=tournament, match_id=match_id)
+        selectors.round_get_visible(
+            tournament=tournament, number=match.round.number, user=request.user
+        )
+        return Response(MatchOutputSerializer(selectors.match_view(match=match)).data)
+
+
+class MatchDieRollApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/die-roll/: record the game-1 die
+    roll winner ("player 1") and whether a game-3 re-roll was agreed (docs/rules.md §6 (HKK
+    first-player rights)).
+
+    Judges and organisers (``require_judge``). Body ``DieRollInputSerializer``. 200 with the match;
+    404 ``match_not_found``; 409 ``round_not_published``, ``round_finished``, ``bye_match``,
+    ``games_already_recorded``; 400 ``not_in_match``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_matches_die_roll",
+        summary="Record the game-1 die roll winner (player 1) and the game-3 re-roll agreement",
+        request=DieRollInputSerializer,
+        responses={200: MatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = DieRollInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = selectors.match_get(tournament=tournament, match_id=match_id)
+        services.match_set_die_roll(
+            match=match,
+            winner_entry=data["winner"],
+            reroll_game3_agreed=data["reroll_game3_agreed"],
+        )
+        return match_response(tournament, match_id)
+
+
+class MatchGame3RollApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/game3-roll/: record the winner of
+    the agreed game-3 re-roll (docs/rules.md §6 (HKK first-player rights)).
+
+    Judges and organisers (``require_judge``). Body ``Game3RollInputSerializer``. 200 with the
+    match; 404 ``match_not_found``; 409 ``no_reroll_agreed``, ``not_game_3`` (not exactly two games
+    recorded), ``round_not_published``, ``round_finished``, ``bye_match``; 400 ``not_in_match``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_matches_game3_roll",
+        summary="Record the winner of the agreed game-3 re-roll",
+        request=Game3RollInputSerializer,
+        responses={200: MatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = Game3RollInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = selectors.match_get(tournament=tournament, match_id=match_id)
+        services.match_set_game3_roll(match=match, winner_entry=serializer.validated_data["winner"])
+        return match_response(tournament, match_id)
+
+
+class MatchGameRecordApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/games/: record one game, or correct
+    it (``correction`` with a ``reason``; ``expected_version`` guards against a concurrent edit).
+
+    Judges and organisers (``require_judge``). Body ``GameRecordInputSerializer``. 201 for a new
+    game, 200 for a correction (game and match). 404 ``match_not_found``, ``game_not_recorded``;
+    409 ``game_already_recorded``, ``stale_version``, ``match_complete``, ``round_finished`` …;
+    400 ``first_player_mismatch``, ``wrong_game_number``, ``roll_not_recorded`` ….
+    """
+
+    @extend_schema(
+        operation_id="tournaments_matches_games_record",
+        summary="Record (or, with correction=true and a reason, correct) one game",
+        request=GameRecordInputSerializer,
+        responses={201: GameRecordOutputSerializer, 200: GameRecordOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        match = selectors.match_get(tournament=tournament, match_id=match_id)
+        return game_response(tournament, record_game(request, {"match": match}))
+
+
+class TableGameRecordApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/tables/{table}/games/: record or
+    correct one game, addressing the match by round number and table.
+
+    Judges and organisers (``require_judge``). Body, responses and errors as for
+    ``.../matches/{match_id}/games/``, plus 404 ``round_not_found`` and ``table_not_in_round``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_rounds_tables_games_record",
+        summary="Record one game by round and table number",
+        request=GameRecordInputSerializer,
+        responses={201: GameRecordOutputSerializer, 200: GameRecordOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int, table: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        return game_response(tournament, record_game(request, {"round": rnd, "table": table}))

@@ -1,0 +1,260 @@
+"""Rounds API: list rounds, pair the next Swiss round (at once or as a Celery task), read a
+round's tables, swap seats in a draft, publish and finish a round. Serializers and views of
+``/api/tournaments/{id}/rounds/…``.
+
+Rules: docs/rules.md §14 (Swiss pairing and byes), §6 (HKK first-player rights).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import selectors, services
+from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
+from tournaments.api.matches import MatchOutputSerializer
+from tournaments.models import Round, Tournament
+
+# --- serializers --------------------------------------------------------------------------
+
+
+class RoundSummaryOutputSerializer(serializers.Serializer):
+    """A round without its tables: number, status, seed and timestamps (GET .../rounds/); the base
+    of :class:`RoundDetailOutputSerializer`.
+    """
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    seed = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    published_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class RelaxationOutputSerializer(serializers.Serializer):
+    """A pairing rule the Swiss engine had to relax for a round (``services.round_relaxations``):
+    stable ``code``, the entries concerned, ``params`` and a translated ``message``.
+    """
+
+    code = serializers.CharField()
+    entries = serializers.ListField(child=serializers.IntegerField())
+    params = serializers.DictField()
+    message = serializers.CharField()
+
+
+class ByNameOutputSerializer(serializers.Serializer):
+    """A row of a round's alphabetical pairings list (``selectors.pairings_by_name``): the
+    entry, its table and seat, and its opponent (``opponent`` null for a bye).
+    """
+
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    table = serializers.IntegerField()
+    seat = serializers.CharField()
+    opponent = serializers.IntegerField(allow_null=True)
+    opponent_name = serializers.CharField()
+
+
+class RoundDetailOutputSerializer(RoundSummaryOutputSerializer):
+    """A round with its relaxations, pair-down count, tables and by-name list: the response of GET
+    .../rounds/{number}/ and of pairing (201), swap, publish and finish.
+    """
+
+    relaxations = RelaxationOutputSerializer(many=True)
+    pair_downs = serializers.IntegerField()
+    matches = MatchOutputSerializer(many=True)
+    by_name = ByNameOutputSerializer(many=True)
+
+
+class RoundQueuedOutputSerializer(serializers.Serializer):
+    """The 202 body of POST .../rounds/?async=1: ``queued`` (true) and the tournament id."""
+
+    queued = serializers.BooleanField()
+    tournament = serializers.IntegerField()
+
+
+class SwapInputSerializer(serializers.Serializer):
+    """Body of POST .../rounds/{number}/swap/: two table numbers (≥ 1), the seat to swap (``a`` or
+    ``b``) and an optional reason (at most 2000 characters).
+    """
+
+    table_x = serializers.IntegerField(min_value=1)
+    table_y = serializers.IntegerField(min_value=1)
+    swap = serializers.ChoiceField(choices=["a", "b"], help_text=_("Seat to swap: a or b."))
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+ASYNC_PARAM = OpenApiParameter(
+    "async",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="1: enqueue the pairing as a Celery task and answer 202 at once.",
+)
+
+
+def round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    """A round with its tables (first-player holder per match) and the by-name list, shaped for
+    :class:`RoundDetailOutputSerializer`."""
+    rnd.tournament = tournament
+    views = selectors.round_match_views(round=rnd)
+    return {
+        "number": rnd.number,
+        "status": rnd.status,
+        "seed": rnd.seed,
+        "created_at": rnd.created_at,
+        "published_at": rnd.published_at,
+        "finished_at": rnd.finished_at,
+        "relaxations": services.round_relaxations(rnd) if rnd.relaxations else [],
+        "pair_downs": rnd.pair_downs,
+        "matches": views,
+        "by_name": selectors.pairings_by_name(views),
+    }
+
+
+def round_response(tournament: Tournament, rnd: Round, code: int = status.HTTP_200_OK) -> Response:
+    """The round as :class:`RoundDetailOutputSerializer` with status ``code``."""
+    return Response(RoundDetailOutputSerializer(round_payload(tournament, rnd)).data, status=code)
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+class RoundListCreateApi(TournamentApi):
+    """GET, POST /api/tournaments/{tournament_id}/rounds/: list the rounds; pair the next one.
+
+    GET: anyone who may see the event (draft rounds for the organisers only). POST (organisers, no
+    body): pair the next Swiss round as a draft, 201 with the round; ``?async=1`` queues the pairing
+    and answers 202 at once. 409 ``tournament_status``, ``round_in_progress``,
+    ``planned_rounds_reached``, ``not_enough_entries``; 400 ``entries_without_legal_list``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_rounds_list",
+        summary="List rounds (drafts for the organisers only)",
+        responses={200: RoundSummaryOutputSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        rounds = selectors.rounds_visible(tournament=tournament, user=request.user)
+        return Response(RoundSummaryOutputSerializer(rounds, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_rounds_pair_next",
+        summary="Pair the next round (a draft); ?async=1 enqueues it and answers 202",
+        parameters=[ASYNC_PARAM],
+        request=None,
+        responses={
+            201: RoundDetailOutputSerializer,
+            202: RoundQueuedOutputSerializer,
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        if request.query_params.get("async") in ("1", "true", "yes"):
+            services.round_pair_next_async(tournament=tournament, requested_by=request.user)
+            return Response(
+                RoundQueuedOutputSerializer({"queued": True, "tournament": tournament.pk}).data,
+                status=status.HTTP_202_ACCEPTED,
+            )
+        rnd = services.round_pair_next(tournament=tournament, requested_by=request.user)
+        return round_response(tournament, rnd, status.HTTP_201_CREATED)
+
+
+class RoundDetailApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/rounds/{number}/: a round's tables with their games, the
+    first-player holder of each match and the by-name list.
+
+    Anyone who may see the event; a draft round is 404 ``round_not_found`` for all but organisers.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_rounds_retrieve",
+        summary="A round's pairings with the first-player holder of every match",
+        responses={200: RoundDetailOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        rnd = selectors.round_get_visible(tournament=tournament, number=number, user=request.user)
+        return round_response(tournament, rnd)
+
+
+class RoundSwapApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/swap/: swap the seat-a or seat-b
+    entries of two tables of a draft round (the change is recorded with its reason).
+
+    Organisers only (``require_manage``). Body ``SwapInputSerializer``. 200 with the round; 404
+    ``round_not_found``, ``table_not_in_round``; 409 ``round_not_draft``; 400 ``invalid_value``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_rounds_swap",
+        summary="Swap the a- or b-seat entries of two tables in a draft round",
+        request=SwapInputSerializer,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        serializer = SwapInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        rnd = services.round_swap_pairings(
+            round=rnd,
+            table_x=data["table_x"],
+            table_y=data["table_y"],
+            swap=data["swap"],
+            by=request.user,
+            reason=data.get("reason", ""),
+        )
+        return round_response(tournament, rnd)
+
+
+class RoundPublishApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/publish/ (no body): draft → published.
+
+    Organisers only (``require_manage``). The pairings become final and results may be recorded.
+    200 with the round; 404 ``round_not_found``; 409 ``round_not_draft``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_rounds_publish",
+        summary="Publish a draft round (pairings become final)",
+        request=None,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        rnd = services.round_publish(
+            round=selectors.round_get(tournament=tournament, number=number)
+        )
+        return round_response(tournament, rnd)
+
+
+class RoundFinishApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/rounds/{number}/finish/ (no body): finish a round.
+
+    Organisers only (``require_manage``). published → finished once every match is complete;
+    standings are recomputed. 200 with the round; 404 ``round_not_found``; 409
+    ``round_not_published``, ``matches_incomplete`` (params ``tables``).
+    """
+
+    @extend_schema(
+        operation_id="tournaments_rounds_finish",
+        summary="Finish a published round once every match is complete",
+        request=None,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        rnd = services.round_finish(round=selectors.round_get(tournament=tournament, number=number))
+        return round_response(tournament, rnd)

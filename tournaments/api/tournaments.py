@@ -1,0 +1,203 @@
+"""Tournaments API: list, create and read events and move them through their states
+(draft → registration → running → finished; docs/rules.md §8 (HKK tournament structure and
+scoring)). Serializers and views of ``/api/tournaments/`` and ``/api/tournaments/{id}/``.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import selectors, services
+from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
+from tournaments.models import Tournament
+from tournaments.permissions import require_authenticated
+
+# --- serializers --------------------------------------------------------------------------
+
+
+class TournamentCreateInputSerializer(serializers.Serializer):
+    """Body of POST /api/tournaments/: name, format slug, kind and optional settings.
+
+    Shapes only (games per match 1–9, planned rounds 1–50, ``scoring``: point setting → integer
+    ≥ 0); ``services.tournament_create`` fills the defaults from the format and rejects unknown
+    tiebreakers, policies or scoring keys (400).
+    """
+
+    name = serializers.CharField(max_length=200)
+    format = serializers.SlugField(max_length=64, help_text=_("Format slug, e.g. hkk."))
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="individual")
+    games_per_match = serializers.IntegerField(min_value=1, max_value=9, required=False)
+    stop_at_two_wins = serializers.BooleanField(default=False)
+    planned_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
+    tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
+    first_player_policy = serializers.CharField(max_length=32, required=False)
+    late_entry_cutoff_round = serializers.IntegerField(min_value=1, required=False)
+    deck_deadline = serializers.DateTimeField(required=False)
+    scoring = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
+
+
+#: The point settings of a tournament, as keys of ``TournamentOutputSerializer.scoring``.
+SCORING_FIELDS = (
+    "match_win_points",
+    "match_draw_points",
+    "match_loss_points",
+    "game_win_points",
+    "game_draw_points",
+    "game_loss_points",
+    "bye_games_won",
+)
+
+
+class TournamentOutputSerializer(serializers.Serializer):
+    """A tournament in the responses of the tournament list, create, detail and state-transition
+    endpoints; ``scoring`` maps the seven point settings (``match_win_points`` … ``bye_games_won``).
+    """
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.CharField(source="format.slug")
+    format_name = serializers.CharField(source="format.name")
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    owner = serializers.CharField(source="owner.get_username", allow_null=True, default=None)
+    games_per_match = serializers.IntegerField()
+    stop_at_two_wins = serializers.BooleanField()
+    planned_rounds = serializers.IntegerField(allow_null=True)
+    tiebreakers = serializers.ListField(child=serializers.CharField())
+    first_player_policy = serializers.CharField()
+    late_entry_cutoff_round = serializers.IntegerField(allow_null=True)
+    deck_deadline = serializers.DateTimeField(allow_null=True)
+    scoring = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_scoring(self, obj: Tournament) -> dict[str, int]:
+        return {key: getattr(obj, key) for key in SCORING_FIELDS}
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+class TournamentListCreateApi(TournamentApi):
+    """List visible tournaments; create one (the caller becomes its owner)."""
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        summary="List tournaments",
+        responses={200: TournamentOutputSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        qs = selectors.tournament_list_visible(user=request.user)
+        return Response(TournamentOutputSerializer(qs, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        summary="Create a tournament",
+        request=TournamentCreateInputSerializer,
+        responses={201: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        require_authenticated(request.user)
+        serializer = TournamentCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        tournament = services.tournament_create(
+            owner=request.user, format_slug=data.pop("format"), **data
+        )
+        tournament = selectors.tournament_get(tournament_id=tournament.pk)
+        return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(TournamentApi):
+    """GET /api/tournaments/{tournament_id}/: one tournament (``TournamentOutputSerializer``).
+
+    Anyone for a public event past the draft; a private one for its staff and players; a draft
+    for its organisers and judges only. Everyone else gets 404 ``tournament_not_found``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        summary="Get a tournament",
+        responses={200: TournamentOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(TournamentOutputSerializer(self.visible_tournament(tournament_id)).data)
+
+
+class _TournamentTransitionApi(TournamentApi):
+    """POST without a body: one state transition of the tournament."""
+
+    def transition(self, tournament: Tournament) -> Tournament:
+        raise NotImplementedError
+
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        self.transition(tournament)
+        tournament = selectors.tournament_get(tournament_id=tournament.pk)
+        return Response(TournamentOutputSerializer(tournament).data)
+
+
+class TournamentOpenRegistrationApi(_TournamentTransitionApi):
+    """POST /api/tournaments/{tournament_id}/open-registration/ (no body): draft → registration.
+
+    Organisers only (``require_manage``; 403 otherwise). 200 with the tournament; 404
+    ``tournament_not_found``; 409 ``tournament_status`` unless the tournament is a draft.
+    """
+
+    def transition(self, tournament: Tournament) -> Tournament:
+        return services.tournament_open_registration(tournament=tournament)
+
+    @extend_schema(
+        operation_id="tournaments_open_registration",
+        summary="Open registration (draft → registration)",
+        request=None,
+        responses={200: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+
+class TournamentStartApi(_TournamentTransitionApi):
+    """POST /api/tournaments/{tournament_id}/start/ (no body): registration → running.
+
+    Organisers only (``require_manage``). Locks every active entry's current deck list. 200 with the
+    tournament; 409 ``tournament_status``, ``not_enough_entries`` (fewer than two active entries);
+    400 ``entries_without_legal_list`` (nothing is locked then).
+    """
+
+    def transition(self, tournament: Tournament) -> Tournament:
+        return services.tournament_start(tournament=tournament)
+
+    @extend_schema(
+        operation_id="tournaments_start",
+        summary="Start (lock lists; registration → running)",
+        request=None,
+        responses={200: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+
+class TournamentFinishApi(_TournamentTransitionApi):
+    """POST /api/tournaments/{tournament_id}/finish/ (no body): running → finished.
+
+    Organisers only (``require_manage``). 200 with the tournament; 409 ``tournament_status``,
+    ``no_rounds``, ``round_not_finished`` (every round must be finished first).
+    """
+
+    def transition(self, tournament: Tournament) -> Tournament:
+        return services.tournament_finish(tournament=tournament)
+
+    @extend_schema(
+        operation_id="tournaments_finish",
+        summary="Finish the tournament (running → finished)",
+        request=None,
+        responses={200: TournamentOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)

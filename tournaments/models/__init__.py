@@ -1,0 +1,60 @@
+"""Tournament persistence: players, entries (single players or pair teams), deck submissions,
+rounds, matches, games and their history, one module per concern.
+
+- :mod:`~tournaments.models.tournament`: :class:`Tournament`;
+- :mod:`~tournaments.models.entries`: :class:`Player`, :class:`Entry`, :class:`EntryMember`;
+- :mod:`~tournaments.models.decks`: :class:`DeckSubmission`;
+- :mod:`~tournaments.models.rounds`: :class:`Round`, :class:`Match`, :class:`RoundSeat`,
+  :class:`Game`, :class:`GameCorrection`, :class:`PairingChange` and
+  :data:`PAIRING_ENGINE_VERSION`;
+- :mod:`~tournaments.models.reports`: :class:`ResultReport`;
+- :mod:`~tournaments.models.deck_checks`: :class:`DeckCheck`;
+- :mod:`~tournaments.models.staff`: :class:`StaffRole`;
+- :mod:`~tournaments.models.standings`: :class:`StandingsSnapshot`.
+
+Writes go through ``tournaments.services`` only; reads through ``tournaments.selectors``.
+Sources: docs/rules.md §6 (HKK first-player rights: per-game ``right_holder``/``waived``/
+``first``, per-match ``reroll_game3_agreed``), §7 (HKK pair tournaments: pair teams, same rule
+card), §8 (HKK tournament structure and scoring), §14 (Swiss pairing and byes: round seed and
+relaxations, one seat per entry per round) and §16 (Deck checks, penalties and result
+reporting: versioned deck lists locked at the deadline, audited corrections).
+
+Every model is imported here, so Django, the migrations and ``from tournaments.models import X``
+see them all.
+"""
+
+from tournaments.models.deck_checks import DeckCheck
+from tournaments.models.decks import DeckSubmission
+from tournaments.models.entries import Entry, EntryMember, Player
+from tournaments.models.reports import ResultReport
+from tournaments.models.rounds import (
+    PAIRING_ENGINE_VERSION,
+    Game,
+    GameCorrection,
+    Match,
+    PairingChange,
+    Round,
+    RoundSeat,
+)
+from tournaments.models.staff import StaffRole
+from tournaments.models.standings import StandingsSnapshot
+from tournaments.models.tournament import Tournament
+
+__all__ = [
+    "PAIRING_ENGINE_VERSION",
+    "DeckCheck",
+    "DeckSubmission",
+    "Entry",
+    "EntryMember",
+    "Game",
+    "GameCorrection",
+    "Match",
+    "PairingChange",
+    "Player",
+    "ResultReport",
+    "Round",
+    "RoundSeat",
+    "StaffRole",
+    "StandingsSnapshot",
+    "Tournament",
+]

@@ -1,0 +1,117 @@
+"""Players and entries: a single player or a pair team in fixed seats A and B
+(docs/rules.md §7 (HKK pair tournaments), §14 (Swiss pairing and byes))."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.tournament import Tournament
+
+
+class Player(models.Model):
+    """A person who plays; optionally linked to a user account."""
+
+    display_name = models.CharField(_("display name"), max_length=120)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    email = models.EmailField(_("e-mail"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["display_name", "id"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class Entry(models.Model):
+    """A participant of one tournament: a single player, or a pair team (seats A and B).
+
+    ``registered_round``: the first round the entry can be paired in (1 for normal
+    registration; later for a late entry, which joins with zero points).
+    ``dropped_after_round``: the entry is not paired after this round (0 = dropped before the
+    event began); a team drops as one (docs/rules.md §7 (HKK pair tournaments), §14 (Swiss
+    pairing and byes); Magic Tournament Rules 8.2).
+    ``pairing_override_reason``: the organiser lets the entry be paired without a legal list.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="entries"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    registered_round = models.PositiveSmallIntegerField(_("registered for round"), default=1)
+    dropped_after_round = models.PositiveSmallIntegerField(
+        _("dropped after round"), null=True, blank=True
+    )
+    pairing_override_reason = models.TextField(_("deck override reason"), blank=True)
+    pairing_override_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("deck override by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    pairing_override_at = models.DateTimeField(_("deck override at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["tournament", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_active_for_round(self, number: int) -> bool:
+        """May this entry be paired in round ``number`` (registered, not yet dropped)?"""
+        if self.registered_round > number:
+            return False
+        return self.dropped_after_round is None or self.dropped_after_round >= number
+
+
+class EntryMember(models.Model):
+    """A player in a fixed seat of an entry: ``A`` (a single entry has only A), or A and B.
+
+    ``tournament`` repeats ``entry.tournament`` so the database can refuse the same player
+    in two entries of one event.
+    """
+
+    class Seat(models.TextChoices):
+        A = "A", "A"
+        B = "B", "B"
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="members"
+    )
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="+"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="memberships"
+    )
+    seat = models.CharField(_("seat"), max_length=1, choices=Seat)
+
+    class Meta:
+        verbose_name = _("entry member")
+        verbose_name_plural = _("entry members")
+        ordering = ["entry", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "seat"], name="entrymember_one_per_seat"),
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="entrymember_player_once_per_tournament"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} ({self.seat}): {self.player}"

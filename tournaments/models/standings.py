@@ -1,0 +1,33 @@
+"""Cached standings (docs/rules.md §15 (Match points and tiebreakers))."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.tournament import Tournament
+
+
+class StandingsSnapshot(models.Model):
+    """Cached standings written by ``standings_recompute_task`` so pages read them fast.
+
+    ``rows``: ``[{"rank", "entry", "name", "match_points", "game_points", "matches_played",
+    "tiebreakers": {code: "exact fraction string"}}]``; ``after_round`` = rounds finished.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="standings_snapshot",
+    )
+    computed_at = models.DateTimeField(_("computed at"))
+    after_round = models.PositiveSmallIntegerField(_("after round"), default=0)
+    rows = models.JSONField(_("rows"), default=list)
+
+    class Meta:
+        verbose_name = _("standings snapshot")
+        verbose_name_plural = _("standings snapshots")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} ({self.after_round})"

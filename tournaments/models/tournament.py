@@ -1,0 +1,101 @@
+"""The event itself: format, kind, match structure, scoring, tiebreakers and state
+(docs/rules.md §8 (HKK tournament structure and scoring))."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Tournament(models.Model):
+    """One event: format, kind, match structure, scoring, tiebreakers and state.
+
+    ``tiebreakers`` is an ordered list of codes from ``tournaments.domain.standings``
+    (HKK default ``["buchholz", "game_points"]``: docs/rules.md §8 (HKK tournament structure
+    and scoring); the sources give the columns, not their order).
+    ``first_player_policy`` is a code from ``tournaments.domain.first_player`` (``hkk``,
+    ``loser_chooses``). ``late_entry_cutoff_round``: the last round a late entry may still
+    join (``None`` = no late entries once running).
+    """
+
+    class Kind(models.TextChoices):
+        INDIVIDUAL = "individual", _("individual")
+        PAIR = "pair", _("pair")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        REGISTRATION = "registration", _("registration")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organiser"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_tournaments",
+    )
+    format = models.ForeignKey(
+        "decks.Format",
+        verbose_name=_("format"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind, default=Kind.INDIVIDUAL)
+    games_per_match = models.PositiveSmallIntegerField(_("games per match"), default=3)
+    stop_at_two_wins = models.BooleanField(_("stop when a player has won the match"), default=False)
+    match_win_points = models.PositiveSmallIntegerField(_("match win points"), default=3)
+    match_draw_points = models.PositiveSmallIntegerField(_("match draw points"), default=1)
+    match_loss_points = models.PositiveSmallIntegerField(_("match loss points"), default=0)
+    game_win_points = models.PositiveSmallIntegerField(_("game win points"), default=2)
+    game_draw_points = models.PositiveSmallIntegerField(_("game draw points"), default=1)
+    game_loss_points = models.PositiveSmallIntegerField(_("game loss points"), default=0)
+    bye_games_won = models.PositiveSmallIntegerField(_("games credited for a bye"), default=2)
+    planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"), null=True, blank=True)
+    tiebreakers = models.JSONField(_("tiebreakers"), default=list, blank=True)
+    first_player_policy = models.CharField(_("first-player policy"), max_length=32)
+    late_entry_cutoff_round = models.PositiveSmallIntegerField(
+        _("late entry cut-off round"), null=True, blank=True
+    )
+    deck_deadline = models.DateTimeField(_("deck list deadline"), null=True, blank=True)
+    is_public = models.BooleanField(
+        _("public"),
+        default=True,
+        help_text=_("Anyone may see the published pairings and standings."),
+    )
+    decklists_published = models.BooleanField(
+        _("deck lists published"),
+        default=False,
+        help_text=_("Players may see the deck lists of the other players."),
+    )
+    deck_check_percent = models.PositiveSmallIntegerField(
+        _("deck checks per round (%)"),
+        default=10,
+        help_text=_("Share of the entries picked at random for a deck check each round."),
+    )
+    status = models.CharField(_("status"), max_length=16, choices=Status, default=Status.DRAFT)
+    lists_locked_at = models.DateTimeField(_("lists locked at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(games_per_match__gte=1), name="tournament_games_per_match_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_pair(self) -> bool:
+        return self.kind == self.Kind.PAIR

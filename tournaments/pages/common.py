@@ -1,0 +1,134 @@
+"""Helpers shared by the page modules of ``tournaments.pages``: loading the tournament, round,
+entry and match a URL names and checking the visitor's role on that object with the predicates
+of ``tournaments.permissions`` (404 when the object is not visible, 403 when it is visible but
+the role is missing), running one service call with its ``ApplicationError`` shown as a message,
+the URLs the pages redirect to, the rows of a player's result report, and setting the choices
+of a form's choice field at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from hkk_tournament.errors import ApplicationError, NotFound
+from tournaments import selectors
+from tournaments.models import Entry, Match, ResultReport, Round, Tournament
+from tournaments.permissions import can_judge, can_manage, can_view_tournament
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+
+def set_choices(form: forms.BaseForm, name: str, choices: Iterable[tuple[Any, Any]]) -> None:
+    """Set the choices of the form's choice field ``name`` (``form.fields`` is typed as plain
+    ``Field``, which has no ``choices``). Raises ``TypeError`` for a field of another kind."""
+    field = form.fields[name]
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"{type(form).__name__}.{name} is not a ChoiceField")
+    field.choices = list(choices)
+
+
+def visible_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament if the visitor may see it, else 404 (drafts: organisers only; private
+    events: staff and their players only)."""
+    try:
+        tournament = selectors.tournament_get_visible(
+            tournament_id=tournament_id, user=request.user
+        )
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+    if not can_view_tournament(request.user, tournament):
+        raise Http404(_("No such tournament."))
+    return tournament
+
+
+def managed_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament for an organiser page: 404 if invisible, 403 unless ``can_manage``."""
+    tournament = visible_tournament(request, tournament_id)
+    if not can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the organisers of this tournament may do this."))
+    return tournament
+
+
+def judged_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament for a judge page: 404 if invisible, 403 unless ``can_judge``."""
+    tournament = visible_tournament(request, tournament_id)
+    if not can_judge(request.user, tournament):
+        raise PermissionDenied(_("Only the judges of this tournament may do this."))
+    return tournament
+
+
+def visible_round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
+    """Round ``number``; draft rounds are 404 for everyone but the organisers."""
+    try:
+        return selectors.round_get_visible(tournament=tournament, number=number, user=request.user)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+
+
+def entry_of(tournament: Tournament, entry_id: int) -> Entry:
+    """An entry of ``tournament`` or 404."""
+    try:
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+    entry.tournament = tournament
+    return entry
+
+
+def match_at(rnd: Round, table: int) -> Match:
+    """The match at ``table`` of ``rnd`` or 404."""
+    try:
+        match = selectors.match_for_table(round=rnd, table=table)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from None
+    match.round = rnd
+    return match
+
+
+def run(request: HttpRequest, call: Callable[[], Any], success: StrOrPromise) -> Any:
+    """Run one service call; show ``success`` or the service's translated error. Returns the
+    service's result (``True`` for a service that returns nothing), or ``None`` after an error
+    (nothing was changed)."""
+    try:
+        result = call()
+    except ApplicationError as exc:
+        messages.error(request, str(exc.message))
+        return None
+    messages.success(request, success)
+    return True if result is None else result
+
+
+def detail_url(tournament: Tournament) -> str:
+    """The event page of ``tournament`` (``tournaments:detail``)."""
+    return reverse("tournaments:detail", args=[tournament.pk])
+
+
+def round_url(tournament: Tournament, number: int) -> str:
+    """The pairings page of round ``number`` (``tournaments:round``)."""
+    return reverse("tournaments:round", args=[tournament.pk, number])
+
+
+def report_rows(report: ResultReport | None, names: dict[int, str]) -> list[dict]:
+    """The games of a player's report with names: ``[{"number", "winner", "first", "waived"}]``
+    (``winner`` ``None`` = draw; ``[]`` without a report). ``names`` maps entry id → name.
+    """
+    if report is None:
+        return []
+    return [
+        {
+            "number": g.get("number"),
+            "winner": names.get(g.get("winner")) if g.get("winner") is not None else None,
+            "first": names.get(g.get("first"), ""),
+            "waived": bool(g.get("waived")),
+        }
+        for g in report.games or []
+    ]

@@ -1,0 +1,195 @@
+"""The judges' result screen for one table, built for a phone: the holder of the right to go
+first in the next game and why (docs/rules.md §6 (HKK first-player rights)), a die roll when one
+decides, then one tap per game (A won / B won / draw) with a "waived" toggle that switches who
+went first. The full form (any first player, corrections with a reason) is below it, and the
+game start of both sides (§5 (HKK game start: opening hand and life points)) under that.
+
+Who may: ``can_judge`` (organisers and judges of the event; 403 otherwise, 404 when the event,
+a draft round or the table is not visible); anonymous users go to the login page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from hkk_tournament.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.models import Match, Round
+from tournaments.pages.common import judged_tournament, match_at, run, visible_round
+from tournaments.pages.judge_forms import DieRollForm, GameForm, QuickGameForm
+from tournaments.services.game_start import match_game_start
+
+TEMPLATE = "tournaments/judge/match.html"
+
+#: ``(entry id, name)`` of one side of the table.
+Side = tuple[int, str]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_entry(request: HttpRequest, tournament_id: int, number: int, table: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/rounds/<number>/tables/<table>/: the result screen of one
+    table (see the module docstring). A POST carries one of its forms (die roll, game-3 roll,
+    one-tap game, full game form); a recorded change redirects back here, an error re-shows the
+    screen with the message or the form's errors. A bye shows only the table.
+    """
+    tournament = judged_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    match = match_at(rnd, table)
+    view = selectors.match_view(match=match)
+    base = {"tournament": tournament, "round": rnd, "m": view, "nav": _table_nav(rnd, table)}
+    if match.entry_b_id is None:  # a bye
+        return render(request, TEMPLATE, base)
+    a = (match.entry_a_id, view.a_name)
+    b = (match.entry_b_id, view.b_name)
+    forms: dict[str, Any] = {
+        "roll_form": DieRollForm(a=a, b=b, prefix="roll"),
+        "game_form": _game_form(view, a, b),
+        "quick_form": QuickGameForm(
+            prefix="quick", initial={"number": view.right.game if view.right else None}
+        ),
+    }
+    if request.method == "POST" and _handle_post(request, match, view, (a, b), forms):
+        return redirect(reverse("tournaments:match", args=[tournament.pk, number, table]))
+    right = view.right
+    context = {
+        **base,
+        **forms,
+        "needs_roll": right is not None and right.needs_roll and right.game == 1,
+        "needs_game3_roll": right is not None and right.needs_roll and right.game != 1,
+        "holder_seat": right.seat if right is not None else None,
+        "other_name": (view.b_name if right and right.seat == "A" else view.a_name)
+        if right and right.holder
+        else "",
+        "game_start": match_game_start(match),
+    }
+    return render(request, TEMPLATE, context)
+
+
+def _table_nav(rnd: Round, table: int) -> dict[str, int | None]:
+    """The previous and next table numbers of the round (``None`` at either end)."""
+    tables = list(rnd.matches.order_by("table").values_list("table", flat=True))
+    return {
+        "prev": max((t for t in tables if t < table), default=None),
+        "next": min((t for t in tables if t > table), default=None),
+    }
+
+
+def _handle_post(
+    request: HttpRequest,
+    match: Match,
+    view: selectors.MatchView,
+    sides: tuple[Side, Side],
+    forms: dict[str, Any],
+) -> bool:
+    """Handle the one form the POST carries; ``True`` when something was recorded. A bound form
+    replaces its blank one in ``forms`` so that its errors are shown."""
+    post = request.POST
+    a, b = sides
+    if "roll-winner" in post:
+        forms["roll_form"] = roll_form = DieRollForm(post, a=a, b=b, prefix="roll")
+        if not roll_form.is_valid():
+            return False
+        data = roll_form.cleaned_data
+        return _recorded(
+            run(
+                request,
+                lambda: services.match_set_die_roll(
+                    match=match,
+                    winner_entry=data["winner"],
+                    reroll_game3_agreed=data["reroll_game3_agreed"],
+                ),
+                _("Die roll recorded."),
+            )
+        )
+    if "game3roll-winner" in post:
+        winner = post.get("game3roll-winner")
+        if winner not in (str(a[0]), str(b[0])):
+            return False
+        return _recorded(
+            run(
+                request,
+                lambda: services.match_set_game3_roll(match=match, winner_entry=int(winner)),
+                _("Die roll recorded."),
+            )
+        )
+    if "quick-result" in post:
+        forms["quick_form"] = quick_form = QuickGameForm(post, prefix="quick")
+        return _recorded(_quick_game(request, quick_form, view, match))
+    forms["game_form"] = game_form = GameForm(post, a=a, b=b, prefix="game")
+    return game_form.is_valid() and _full_game(request, game_form, match)
+
+
+def _recorded(result: Any) -> bool:
+    """Whether ``run`` (or ``_quick_game``) changed something (``None`` after an error)."""
+    return result is not None
+
+
+def _full_game(request: HttpRequest, form: GameForm, match: Match) -> bool:
+    """Record a game from the valid full form; a service error goes onto the form."""
+    data = form.cleaned_data
+    try:
+        services.game_record(
+            match=match,
+            number=data["number"],
+            winner_entry=data["winner"],
+            first_entry=data["first"],
+            waived=data["waived"],
+            right_holder_entry=data["right_holder"],
+            correction=data["correction"],
+            reason=data["reason"],
+            recorded_by=request.user,
+        )
+    except ApplicationError as exc:
+        form.add_error(None, str(exc.message))
+        return False
+    messages.success(request, _("Game %(game)s recorded.") % {"game": data["number"]})
+    return True
+
+
+def _quick_game(
+    request: HttpRequest, form: QuickGameForm, view: selectors.MatchView, match: Match
+) -> Any:
+    """Record the next game from the one-tap form; ``None`` (with a message) on any error."""
+    right = view.right
+    if not form.is_valid() or right is None or right.holder is None:
+        messages.error(request, _("Nothing to record: check the table and the die roll."))
+        return None
+    data = form.cleaned_data
+    if data["number"] != right.game:
+        messages.error(
+            request,
+            _("Game %(game)s was recorded meanwhile; check the table again.")
+            % {"game": data["number"]},
+        )
+        return None
+    other = match.entry_b_id if right.holder == match.entry_a_id else match.entry_a_id
+    winner = {"a": match.entry_a_id, "b": match.entry_b_id, "draw": None}[data["result"]]
+    return run(
+        request,
+        lambda: services.game_record(
+            match=match,
+            number=right.game,
+            winner_entry=winner,
+            first_entry=other if data["waived"] else right.holder,
+            waived=data["waived"],
+            recorded_by=request.user,
+        ),
+        _("Game %(game)s recorded.") % {"game": right.game},
+    )
+
+
+def _game_form(view: selectors.MatchView, a: Side, b: Side) -> GameForm:
+    """The next game's form, pre-filled with the right holder as the entry going first."""
+    initial: dict[str, Any] = {"number": len(view.games) + 1}
+    if view.right is not None and view.right.holder is not None:
+        initial["first"] = view.right.holder
+    return GameForm(a=a, b=b, prefix="game", initial=initial)

@@ -1,0 +1,121 @@
+"""Organiser pages for the entries of an event: add a player or a pair team (a late entry while
+the event runs), enter a member's deck list, let an entry play without a legal list (override,
+with a reason) and drop an entry from the next round on.
+
+Who may: ``can_manage`` on the event (403; 404 when the event or the entry is not visible);
+anonymous users go to the login page. Deck lists are checked by the services against
+docs/rules.md §3 (HKK deck construction (Hagyományos)) and the format's rules (§4, §9, §12);
+late entries and drops follow §8 (HKK tournament structure and scoring).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from hkk_tournament.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.pages.common import detail_url, entry_of, managed_tournament, run
+from tournaments.pages.organiser_forms import DeckSubmitForm, EntryAddForm, ReasonForm
+
+
+@login_required
+@require_POST
+def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/add/ (organisers): register a player, or a pair team when seat
+    B is filled (:class:`EntryAddForm`); a late entry while running. Redirects to the event page
+    with a success or error message.
+    """
+    tournament = managed_tournament(request, tournament_id)
+    form = EntryAddForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the player's name."))
+        return redirect(detail_url(tournament))
+    data = form.cleaned_data
+    players = [data["player_a"]] + ([data["player_b"]] if data["player_b"] else [])
+    run(
+        request,
+        lambda: services.entry_register(tournament=tournament, players=players, name=data["name"]),
+        _("Entry added."),
+    )
+    return redirect(detail_url(tournament))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/entries/<entry_id>/deck/ (organisers): an entry's deck-list
+    history and :class:`DeckSubmitForm` to submit a member's list (``services.deck_submit``);
+    illegal lists are stored too, with a warning. 404 for an entry of another event.
+    """
+    tournament = managed_tournament(request, tournament_id)
+    entry = entry_of(tournament, entry_id)
+    view = next(v for v in selectors.entry_views(tournament=tournament) if v.id == entry.pk)
+    seat_choices = [(m.seat, f"{m.player_name} ({m.seat})") for m in view.members]
+    form = DeckSubmitForm(request.POST or None, seat_choices=seat_choices)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = selectors.member_player(entry=entry, seat=form.cleaned_data["seat"])
+            submission = services.deck_submit(
+                tournament=tournament,
+                entry=entry,
+                player=player,
+                text=form.cleaned_data["text"],
+                by=request.user,
+            )
+        except ApplicationError as exc:
+            form.add_error(None, str(exc.message))
+        else:
+            if submission.legal:
+                messages.success(request, _("The list is stored and legal."))
+            else:
+                messages.warning(request, _("The list is stored but it is not legal."))
+            return redirect(reverse("tournaments:entry-deck", args=[tournament.pk, entry.pk]))
+    context = {
+        "tournament": tournament,
+        "entry": view,
+        "form": form,
+        "override_form": ReasonForm(),
+        "submissions": list(selectors.deck_submissions(entry=entry)),
+    }
+    return render(request, "tournaments/organiser/entry_deck.html", context)
+
+
+@login_required
+@require_POST
+def entry_override(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/override/ (organisers): let the entry be paired
+    without a legal list, with the :class:`ReasonForm` reason (a blank one is refused by the
+    service). Redirects to the event page.
+    """
+    tournament = managed_tournament(request, tournament_id)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    entry = entry_of(tournament, entry_id)
+    run(
+        request,
+        lambda: services.entry_override_deck(entry=entry, reason=reason, by=request.user),
+        _("Override recorded."),
+    )
+    return redirect(detail_url(tournament))
+
+
+@login_required
+@require_POST
+def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/drop/ (organisers): drop the entry from the next
+    round on (``services.entry_drop`` with its default round). Redirects to the event page.
+    """
+    tournament = managed_tournament(request, tournament_id)
+    entry = entry_of(tournament, entry_id)
+    run(
+        request,
+        lambda: services.entry_drop(entry=entry),
+        _("%(name)s has dropped.") % {"name": entry.name},
+    )
+    return redirect(detail_url(tournament))

@@ -1,0 +1,267 @@
+"""Player pages: "my events", self-registration, the player's own deck list with live
+validation, "my pairing" with the right to go first (docs/rules.md §6 (HKK first-player rights))
+and the game start (§5 (HKK game start: opening hand and life points)), and reporting one's own
+result (§16 (Deck checks, penalties and result reporting)).
+
+Who may: every page needs an account (anonymous visitors are sent to the login page); the
+event must be visible to the user (``can_view_tournament``, else 404); the deck list and the
+pairing pages are for the players of the entry only (``is_player_of_entry``: a user without an
+entry in the event gets 404). Deck lists of other entries: ``can_view_deck_lists_of`` (403).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from hkk_tournament.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.models import (
+    DeckSubmission,
+    Entry,
+    EntryMember,
+    Match,
+    ResultReport,
+    Tournament,
+)
+from tournaments.pages.common import entry_of, report_rows, run, visible_tournament
+from tournaments.pages.player_forms import OwnDeckForm, ResultReportForm, SelfRegisterForm
+from tournaments.permissions import (
+    can_judge,
+    can_view_deck_lists_of,
+    is_player_of_entry,
+)
+from tournaments.selectors import (
+    current_round,
+    entry_lists,
+    match_of_entry,
+    memberships_of,
+    open_reports,
+    own_membership,
+    tournaments_open_for,
+    user_find,
+)
+from tournaments.services.game_start import match_game_start
+
+
+@login_required
+@require_GET
+def my_events(request: HttpRequest) -> HttpResponse:
+    """The events the user plays in (with links to the list and the pairing) and the events
+    open for registration."""
+    members = memberships_of(user=request.user)
+    context = {
+        "memberships": members,
+        "open": tournaments_open_for(user=request.user),
+    }
+    return render(request, "tournaments/player/my_events.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Self-registration (``services.entry_self_register``); pair events name the partner."""
+    tournament = visible_tournament(request, tournament_id)
+    membership = own_membership(tournament=tournament, user=request.user)
+    form = SelfRegisterForm(request.POST or None)
+    if request.method == "POST" and membership is None and form.is_valid():
+        data = form.cleaned_data
+        partner = None
+        if data["partner"]:
+            partner = user_find(username=data["partner"])
+            if partner is None:
+                form.add_error(
+                    "partner", _("There is no user called %(name)s.") % {"name": data["partner"]}
+                )
+        if not form.errors:
+            try:
+                services.entry_self_register(
+                    tournament=tournament, user=request.user, partner=partner, name=data["name"]
+                )
+            except ApplicationError as exc:
+                form.add_error(None, str(exc.message))
+            else:
+                messages.success(request, _("You are registered. Now submit your deck list."))
+                return redirect(reverse("tournaments:my-deck", args=[tournament.pk]))
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "membership": membership,
+        "open": tournament.status == Tournament.Status.REGISTRATION
+        or (
+            tournament.status == Tournament.Status.RUNNING
+            and tournament.late_entry_cutoff_round is not None
+        ),
+    }
+    return render(request, "tournaments/player/register.html", context)
+
+
+def _own_membership(request: HttpRequest, tournament: Tournament) -> EntryMember:
+    membership = own_membership(tournament=tournament, user=request.user)
+    if membership is None:
+        raise Http404(_("You do not play in this tournament."))
+    membership.entry.tournament = tournament
+    return membership
+
+
+def _own_lists(member: EntryMember) -> tuple[DeckSubmission | None, DeckSubmission | None]:
+    """(current, locked) submissions of ``member``."""
+    current = locked = None
+    for member_, sub in entry_lists(entry=member.entry):
+        if member_.pk == member.pk and sub is not None:
+            if sub.locked:
+                locked = sub
+            current = sub
+    return current, locked
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_deck(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The player's own list: paste or type it with live validation (debounced calls to
+    ``POST /api/decks/validate/``), submit through ``services.deck_submit``; read-only once the
+    list is locked."""
+    tournament = visible_tournament(request, tournament_id)
+    member = _own_membership(request, tournament)
+    current, locked = _own_lists(member)
+    form = OwnDeckForm(request.POST or None, initial={"text": current.text if current else ""})
+    if request.method == "POST" and locked is None and form.is_valid():
+        try:
+            submission = services.deck_submit(
+                tournament=tournament,
+                entry=member.entry,
+                player=member.player,
+                text=form.cleaned_data["text"],
+                by=request.user,
+            )
+        except ApplicationError as exc:
+            form.add_error(None, str(exc.message))
+        else:
+            if submission.legal:
+                messages.success(request, _("Your list is stored and legal."))
+            else:
+                messages.warning(
+                    request, _("Your list is stored but it is not legal: see the errors below.")
+                )
+            return redirect(reverse("tournaments:my-deck", args=[tournament.pk]))
+    context = {
+        "tournament": tournament,
+        "member": member,
+        "entry": member.entry,
+        "current": current,
+        "locked": locked,
+        "form": None if locked else form,
+        "format_slug": tournament.format.slug,
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/player/my_deck.html", context)
+
+
+@login_required
+@require_GET
+def entry_lists_view(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """The lists of one entry, read-only: its players and the staff always, other players of the
+    event once the organiser published the lists (``can_view_deck_lists_of``)."""
+    tournament = visible_tournament(request, tournament_id)
+    entry = entry_of(tournament, entry_id)
+    if not can_view_deck_lists_of(request.user, entry):
+        raise PermissionDenied(_("The deck lists of this event are not published."))
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "lists": entry_lists(entry=entry),
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/player/entry_lists.html", context)
+
+
+def _sides(match: Match, entry_id: int) -> tuple[int, int, str]:
+    """(own entry id, opponent entry id, own seat) in a match that is not a bye."""
+    if match.entry_b_id is None:
+        raise ValueError(f"match {match.pk} is a bye: there is no opponent")
+    if match.entry_a_id == entry_id:
+        return entry_id, match.entry_b_id, "A"
+    return entry_id, match.entry_a_id, "B"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/my-match/: the player's pairing in the current round: table,
+    opponent, who holds the right to go first in the next game and why, the game start of both
+    sides; reporting the result (:class:`ResultReportForm`, ``services.result_report_submit``)
+    while the round is published and the match open, and whether the opponent agreed.
+    """
+    tournament = visible_tournament(request, tournament_id)
+    member = _own_membership(request, tournament)
+    entry = member.entry
+    rnd = current_round(tournament=tournament)
+    match = match_of_entry(round=rnd, entry=entry) if rnd is not None else None
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "entry": entry,
+        "round": rnd,
+        "match": match,
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    if rnd is None or match is None or match.entry_b_id is None:
+        return render(request, "tournaments/player/my_match.html", context)
+    if not is_player_of_entry(request.user, entry):  # defence in depth
+        raise PermissionDenied
+    view = selectors.match_view(match=match)
+    mine, theirs, seat = _sides(match, entry.pk)
+    names = view.names
+    form = ResultReportForm(
+        request.POST or None,
+        games=tournament.games_per_match,
+        mine=(mine, names[mine]),
+        theirs=(theirs, names[theirs]),
+    )
+    can_report = rnd.status == rnd.Status.PUBLISHED and not view.score.complete
+    if request.method == "POST" and _report(request, form, can_report, match, entry):
+        return redirect(reverse("tournaments:my-match", args=[tournament.pk]))
+    reports = open_reports(match=match)
+    context.update(
+        {
+            "m": view,
+            "seat": seat,
+            "opponent_name": names[theirs],
+            "own_report": reports.get(mine),
+            "their_report": reports.get(theirs),
+            "own_games": report_rows(reports.get(mine), names),
+            "their_games": report_rows(reports.get(theirs), names),
+            "form": form if can_report else None,
+            "judge": can_judge(request.user, tournament),
+            "statuses": ResultReport.Status,
+            "game_start": match_game_start(match),
+        }
+    )
+    return render(request, "tournaments/player/my_match.html", context)
+
+
+def _report(
+    request: HttpRequest, form: ResultReportForm, can_report: bool, match: Match, entry: Entry
+) -> bool:
+    """Store the player's report from the bound ``form``; ``True`` when the page should redirect
+    (stored, or the match can no longer be reported: with an error message)."""
+    if not can_report:
+        messages.error(request, _("This match can no longer be reported."))
+        return True
+    if not form.is_valid():
+        return False
+    done = run(
+        request,
+        lambda: services.result_report_submit(
+            match=match, entry=entry, user=request.user, games=form.cleaned_data["games"]
+        ),
+        _("Your report is stored."),
+    )
+    return done is not None

@@ -1,0 +1,151 @@
+"""Public pages of an event: the list of events, the event page, pairings by table and by name,
+the standings and the live page. Anyone may see a public event; a private one only its staff
+and players; drafts and draft rounds only its organisers (``can_view_tournament`` and the
+visible-round selectors, 404 otherwise). The event and round pages also carry the organiser's
+and judge's controls for those who hold the role.
+
+The first-player holder shown per match follows docs/rules.md §6 (HKK first-player rights); the
+standings columns §15 (Match points and tiebreakers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from tournaments import selectors, services
+from tournaments.models import Round
+from tournaments.pages.common import visible_round, visible_tournament
+from tournaments.pages.organiser_forms import EntryAddForm, SwapForm, TournamentOptionsForm
+from tournaments.permissions import can_appoint_staff, can_judge, can_manage, player_entry_ids
+from tournaments.selectors import current_round, own_membership
+
+#: Seconds between two refreshes of the live page.
+REFRESH_SECONDS = 30
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """GET /tournaments/: the tournaments the visitor may see (``tournament_list_visible``: public
+    non-draft events for anyone, plus one's own, staffed and played events when signed in).
+    """
+    tournaments = selectors.tournament_list_visible(user=request.user)
+    return render(request, "tournaments/public/list.html", {"tournaments": tournaments})
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/: the event page for whoever may see it (404 otherwise): entries with
+    their deck status, the visible rounds, and the visitor's own membership; organisers also get
+    the add-entry and options forms and their actions, judges the links to their pages.
+    """
+    tournament = visible_tournament(request, tournament_id)
+    manage = can_manage(request.user, tournament)
+    rounds = selectors.rounds_visible(tournament=tournament, user=request.user)
+    user = request.user
+    membership = own_membership(tournament=tournament, user=user)
+    context = {
+        "tournament": tournament,
+        "entries": selectors.entry_views(tournament=tournament, user=user),
+        "rounds": rounds,
+        "manage": manage,
+        "judge": manage or can_judge(user, tournament),
+        "appoint": can_appoint_staff(user, tournament),
+        "membership": membership,
+        "own_entry_ids": player_entry_ids(user, tournament) if membership else set(),
+        "entry_form": EntryAddForm() if manage else None,
+        "options_form": TournamentOptionsForm(
+            initial={
+                "is_public": tournament.is_public,
+                "decklists_published": tournament.decklists_published,
+                "deck_check_percent": tournament.deck_check_percent,
+            }
+        )
+        if manage
+        else None,
+        "last_round": rounds[-1] if rounds else None,
+    }
+    return render(request, "tournaments/public/detail.html", context)
+
+
+def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """GET /tournaments/<id>/rounds/<number>/: pairings by table, each match with the current
+    first-player holder and why; organisers of a draft round also get the swap form and the
+    relaxations the pairing needed (docs/rules.md §14 (Swiss pairing and byes)).
+    """
+    tournament = visible_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    manage = can_manage(request.user, tournament)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "matches": selectors.round_match_views(round=rnd),
+        "manage": manage,
+        "judge": manage or can_judge(request.user, tournament),
+        "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
+        "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/public/round.html", context)
+
+
+def round_by_name(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """GET /tournaments/<id>/rounds/<number>/by-name/: alphabetical list of entries → table, seat
+    and opponent (for the wall).
+    """
+    tournament = visible_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    views = selectors.round_match_views(round=rnd)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "rows": selectors.pairings_by_name(views),
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+    }
+    return render(request, "tournaments/public/round_by_name.html", context)
+
+
+def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/standings/: the standings (rank, points, the tournament's tiebreaker
+    columns; docs/rules.md §15 (Match points and tiebreakers)) for whoever may see the event
+    (404 otherwise).
+    """
+    tournament = visible_tournament(request, tournament_id)
+    rows = selectors.standing_views(
+        tournament=tournament, rows=services.standings_compute(tournament=tournament)
+    )
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+        "judge": can_judge(request.user, tournament),
+    }
+    return render(request, "tournaments/public/standings.html", context)
+
+
+@require_GET
+def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/live/: the tables of the latest published or finished round and the
+    standings, for whoever may see the event (404 otherwise); draft rounds are never shown here,
+    not even to organisers. ``?partial=1`` returns only the content fragment the page's script
+    swaps in every ``REFRESH_SECONDS``; without JavaScript a ``<noscript>`` meta refresh reloads
+    the page.
+    """
+    tournament = visible_tournament(request, tournament_id)
+    rnd = current_round(tournament=tournament)
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "round": rnd,
+        "matches": selectors.round_match_views(round=rnd) if rnd is not None else [],
+        "rows": selectors.standing_views(
+            tournament=tournament, rows=services.standings_compute(tournament=tournament)
+        ),
+        "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
+        "refresh": REFRESH_SECONDS,
+    }
+    if request.GET.get("partial") == "1":
+        return render(request, "tournaments/public/_live_content.html", context)
+    context["rounds"] = selectors.rounds_visible(tournament=tournament, user=request.user)
+    return render(request, "tournaments/public/live.html", context)

@@ -1,0 +1,68 @@
+"""HTML routes of the tournaments app (mounted at "" by the root URLconf, namespace
+``tournaments``): the public pages, the player's, the judges' and the organisers' pages of
+``tournaments.pages``.
+"""
+
+from django.urls import path
+
+from tournaments.pages import (
+    judge,
+    judge_match,
+    organiser,
+    organiser_entries,
+    organiser_rounds,
+    player,
+    public,
+)
+
+app_name = "tournaments"
+
+T = "tournaments/<int:tournament_id>/"
+R = T + "rounds/<int:number>/"
+
+urlpatterns = [
+    path("tournaments/", public.tournament_list, name="list"),
+    path("tournaments/new/", organiser.tournament_create, name="create"),
+    path("organiser/", organiser.dashboard, name="dashboard"),
+    path("me/events/", player.my_events, name="my-events"),
+    path(T, public.tournament_detail, name="detail"),
+    path(T + "live/", public.live, name="live"),
+    path(T + "options/", organiser.tournament_options, name="options"),
+    path(T + "staff/", organiser.staff, name="staff"),
+    path(T + "staff/appoint/", organiser.staff_appoint, name="staff-appoint"),
+    path(T + "staff/remove/", organiser.staff_remove, name="staff-remove"),
+    path(
+        T + "open-registration/", organiser.tournament_open_registration, name="open-registration"
+    ),
+    path(T + "start/", organiser.tournament_start, name="start"),
+    path(T + "finish/", organiser.tournament_finish, name="finish"),
+    path(T + "register/", player.register, name="register"),
+    path(T + "my-deck/", player.my_deck, name="my-deck"),
+    path(T + "my-match/", player.my_match, name="my-match"),
+    path(T + "judge/", judge.judge_home, name="judge"),
+    path(T + "reports/<int:report_id>/confirm/", judge.report_confirm, name="report-confirm"),
+    path(T + "entries/add/", organiser_entries.entry_add, name="entry-add"),
+    path(T + "entries/<int:entry_id>/deck/", organiser_entries.entry_deck, name="entry-deck"),
+    path(T + "entries/<int:entry_id>/lists/", player.entry_lists_view, name="entry-lists"),
+    path(
+        T + "entries/<int:entry_id>/override/",
+        organiser_entries.entry_override,
+        name="entry-override",
+    ),
+    path(T + "entries/<int:entry_id>/drop/", organiser_entries.entry_drop, name="entry-drop"),
+    path(T + "rounds/new/", organiser_rounds.round_pair_next, name="round-pair-next"),
+    path(R, public.round_detail, name="round"),
+    path(R + "by-name/", public.round_by_name, name="round-by-name"),
+    path(R + "swap/", organiser_rounds.round_swap, name="round-swap"),
+    path(R + "publish/", organiser_rounds.round_publish, name="round-publish"),
+    path(R + "finish/", organiser_rounds.round_finish, name="round-finish"),
+    path(R + "tables/<int:table>/", judge_match.match_entry, name="match"),
+    path(R + "deck-checks/", judge.deck_checks, name="deck-checks"),
+    path(R + "deck-checks/pick/", judge.deck_checks_pick, name="deck-checks-pick"),
+    path(R + "deck-checks/add/", judge.deck_check_add, name="deck-check-add"),
+    path(R + "deck-checks/<int:check_id>/", judge.deck_check_record, name="deck-check-record"),
+    path(R + "print/pairings.pdf", organiser_rounds.print_pairings, name="print-pairings"),
+    path(R + "print/slips.pdf", organiser_rounds.print_slips, name="print-slips"),
+    path(T + "print/standings.pdf", organiser_rounds.print_standings, name="print-standings"),
+    path(T + "standings/", public.standings, name="standings"),
+]

@@ -1,0 +1,168 @@
+"""Read model of matches and games: lookups that raise typed errors, the first-player state of a
+match, its score and the domain records the standings are computed from. No writes here.
+
+Rules: docs/rules.md §6 (HKK first-player rights), §15 (Match points and tiebreakers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from hkk_tournament.errors import NotFound
+from tournaments.domain import first_player as first_player_domain
+from tournaments.domain.types import GameRecord, MatchRecord
+from tournaments.models import Entry, Game, Match, Round, Tournament
+
+# --- lookups ------------------------------------------------------------------------------
+
+
+def match_get(*, tournament: Tournament, match_id: int) -> Match:
+    """A match of ``tournament`` or ``NotFound("match_not_found")``."""
+    match = (
+        Match.objects.select_related("round__tournament")
+        .filter(pk=match_id, round__tournament=tournament)
+        .first()
+    )
+    if match is None:
+        raise NotFound(
+            "match_not_found", _("No such match in this tournament."), {"match": match_id}
+        )
+    return match
+
+
+def match_for_table(*, round: Round, table: int) -> Match:
+    """The match at ``table`` of ``round`` or ``NotFound("table_not_in_round")``."""
+    m = round.matches.select_related("round__tournament").filter(table=table).first()
+    if m is None:
+        raise NotFound(
+            "table_not_in_round",
+            _("Table %(table)s is not in round %(round)s.")
+            % {"table": table, "round": round.number},
+            {"table": table, "round": round.number},
+        )
+    return m
+
+
+def match_of_entry(*, round: Round, entry: Entry) -> Match | None:
+    """The match ``entry`` plays in ``round`` (``None`` when it was not paired)."""
+    return (
+        Match.objects.select_related("round__tournament")
+        .filter(Q(entry_a=entry) | Q(entry_b=entry), round=round)
+        .first()
+    )
+
+
+def tournament_matches(tournament: Tournament) -> list[Match]:
+    """Every match of the tournament with round and games prefetched (round, table order)."""
+    return list(
+        Match.objects.filter(round__tournament=tournament)
+        .select_related("round__tournament")
+        .prefetch_related("games")
+        .order_by("round__number", "table")
+    )
+
+
+# --- games, first-player state and score --------------------------------------------------
+
+
+def game_record_of(game: Game) -> GameRecord:
+    """The domain value of a stored game."""
+    return GameRecord(
+        number=game.number,
+        right_holder=game.right_holder_id,
+        waived=game.waived,
+        first=game.first_id,
+        winner=game.winner_id,
+    )
+
+
+def match_games(match: Match) -> list[Game]:
+    """Recorded games of ``match`` in order (uses a prefetch when present)."""
+    return sorted(match.games.all(), key=lambda g: g.number)
+
+
+def match_state(
+    match: Match, games: Sequence[Game] | None = None
+) -> first_player_domain.MatchState:
+    """The first-player ``MatchState`` of a (non-bye) match (docs/rules.md §6 (HKK first-player
+    rights)). Raises ``ValueError`` for a bye (callers check for one first)."""
+    if match.entry_b_id is None:
+        raise ValueError(f"match {match.pk} is a bye: it has no first-player state")
+    games = match_games(match) if games is None else games
+    return first_player_domain.MatchState(
+        a=match.entry_a_id,
+        b=match.entry_b_id,
+        roll_winner=match.die_roll_winner_id,
+        reroll_game3=match.reroll_game3_agreed,
+        game3_roll_winner=match.game3_roll_winner_id,
+        games=tuple(game_record_of(g) for g in games),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchScore:
+    """Game wins and the match points that follow from them.
+
+    ``complete``: a bye, all ``games_per_match`` games recorded, or (with stop-at-two-wins)
+    one entry has won the majority. ``points`` maps entry id → match points, only when complete.
+    """
+
+    a_wins: int
+    b_wins: int
+    draws: int
+    games: int
+    complete: bool
+    points: dict[int, int]
+
+
+def match_score(match: Match, games: Sequence[Game] | None = None) -> MatchScore:
+    """Score of ``match`` under its tournament's settings: the match result follows from the
+    games (docs/rules.md §15 (Match points and tiebreakers))."""
+    t = match.round.tournament
+    if match.entry_b_id is None:
+        return MatchScore(t.bye_games_won, 0, 0, 0, True, {match.entry_a_id: t.match_win_points})
+    games = match_games(match) if games is None else games
+    a = sum(1 for g in games if g.winner_id == match.entry_a_id)
+    b = sum(1 for g in games if g.winner_id == match.entry_b_id)
+    d = sum(1 for g in games if g.is_draw)
+    needed = t.games_per_match // 2 + 1
+    complete = len(games) >= t.games_per_match or (t.stop_at_two_wins and max(a, b) >= needed)
+    points: dict[int, int] = {}
+    if complete:
+        if a > b:
+            pa, pb = t.match_win_points, t.match_loss_points
+        elif a < b:
+            pa, pb = t.match_loss_points, t.match_win_points
+        else:
+            pa = pb = t.match_draw_points
+        points = {match.entry_a_id: pa, match.entry_b_id: pb}
+    return MatchScore(a, b, d, len(games), complete, points)
+
+
+def match_records(
+    tournament: Tournament, *, matches: Iterable[Match] | None = None
+) -> list[MatchRecord]:
+    """Domain records of the *complete* matches (byes included) of published and finished
+    rounds: standings count only confirmed results (docs/rules.md §16 (Deck checks, penalties
+    and result reporting)), and a draft round (its pairings may still be swapped, nobody may see
+    them) counts nothing, not even its bye."""
+    records = []
+    for m in tournament_matches(tournament) if matches is None else matches:
+        if m.round.status == Round.Status.DRAFT:
+            continue
+        games = match_games(m)
+        if not match_score(m, games).complete:
+            continue
+        records.append(
+            MatchRecord(
+                round=m.round.number,
+                a=m.entry_a_id,
+                b=m.entry_b_id,
+                games=tuple(game_record_of(g) for g in games),
+            )
+        )
+    return records

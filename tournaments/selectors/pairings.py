@@ -1,0 +1,260 @@
+"""Read model of a round's tables as shown by the pages, the API and the printouts: each match
+with its entries' names, games, score and the first-player holder of the next game (computed
+from prefetched games, no query per match), the alphabetical pairings list, a player's own
+matches, and the texts explaining a first-player decision or a relaxed pairing rule. No writes.
+
+Rules: docs/rules.md §6 (HKK first-player rights), §14 (Swiss pairing and byes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+from django.utils.translation import gettext
+
+from tournaments.domain import first_player as fp
+from tournaments.models import Match, Round, Tournament
+from tournaments.permissions import player_entry_ids
+from tournaments.selectors.entries import names_by_entry
+from tournaments.selectors.matches import MatchScore, match_games, match_score, match_state
+
+# --- explanations -------------------------------------------------------------------------
+
+
+def right_explanation(decision: fp.RightDecision, *, seat: str | None) -> str:
+    """Human text for a first-player decision, e.g. "game 2: player 2 (B) per rule"
+    (Hungarian: "2. játszma: 2. játékos (B) a szabály szerint"). ``seat`` is the holder's
+    seat at the table (A = ``entry_a``, B = ``entry_b``). docs/rules.md §6 (HKK first-player
+    rights)."""
+    p = dict(decision.params)
+    values = {
+        "game": decision.game_number,
+        "player": p.get("player", ""),
+        "seat": seat or "",
+        "previous": p.get("previous", decision.game_number - 1),
+    }
+    if decision.needs_roll:
+        if decision.reason == "reroll_game_3":
+            return gettext("game %(game)s: a new die roll decides (agreed before game 1)") % values
+        return gettext("game %(game)s: a die roll decides") % values
+    texts = {
+        "die_roll": gettext("game %(game)s: player 1 (%(seat)s) won the die roll"),
+        "player_2_game_2": gettext("game %(game)s: player %(player)s (%(seat)s) per rule"),
+        "player_1_game_3": gettext("game %(game)s: player %(player)s (%(seat)s) per rule"),
+        "reroll_game_3": gettext(
+            "game %(game)s: player %(player)s (%(seat)s) won the agreed re-roll"
+        ),
+        "loser_of_previous": gettext(
+            "game %(game)s: player %(player)s (%(seat)s) lost game %(previous)s and chooses"
+        ),
+        "same_after_draw": gettext(
+            "game %(game)s: player %(player)s (%(seat)s) chooses again after the drawn game "
+            "%(previous)s"
+        ),
+    }
+    template = texts.get(decision.reason, gettext("game %(game)s: player %(player)s (%(seat)s)"))
+    return template % values
+
+
+def relaxation_message(code: str, names: Sequence[str]) -> str:
+    """Why a hard pairing rule was relaxed (shown to the organiser with the draft round);
+    docs/rules.md §14 (Swiss pairing and byes)."""
+    joined = ", ".join(names)
+    if code == "second_bye":
+        return gettext(
+            "Nobody without a bye could take it while the rest stayed pairable, so %(names)s "
+            "received a second bye."
+        ) % {"names": joined}
+    if code == "rematch":
+        return gettext(
+            "No pairing without a rematch exists, so %(names)s play each other again."
+        ) % {"names": joined}
+    return gettext("Relaxed rule %(code)s for %(names)s.") % {"code": code, "names": joined}
+
+
+# --- tables of a round --------------------------------------------------------------------
+
+
+@dataclass
+class RightView:
+    """The first-player right for the next game of a match (``holder`` and ``seat`` are ``None``
+    while a die roll decides)."""
+
+    game: int
+    holder: int | None
+    seat: str | None
+    needs_roll: bool
+    reason: str
+    text: str
+
+
+@dataclass
+class MatchView:
+    """One table of a round with its games, score and the current first-player holder."""
+
+    match: Match
+    a_name: str
+    b_name: str
+    games: list[Any]
+    score: MatchScore
+    right: RightView | None
+
+    @property
+    def table(self) -> int:
+        return self.match.table
+
+    @property
+    def is_bye(self) -> bool:
+        return self.match.entry_b_id is None
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Entry id → name of the entries at this table (only entry A at a bye)."""
+        names = {self.match.entry_a_id: self.a_name}
+        if self.match.entry_b_id is not None:
+            names[self.match.entry_b_id] = self.b_name
+        return names
+
+    @property
+    def holder_name(self) -> str:
+        if self.right is None or self.right.holder is None:
+            return ""
+        return self.a_name if self.right.holder == self.match.entry_a_id else self.b_name
+
+
+def _seat(match: Match, entry_id: int | None) -> str | None:
+    if entry_id is None:
+        return None
+    return "A" if entry_id == match.entry_a_id else "B"
+
+
+def next_right_view(match: Match, games: list[Any], policy: str) -> RightView | None:
+    """The right for the next game from already loaded ``games`` (no query); ``None`` for a
+    bye, a complete match or a match the policy allows no further game in."""
+    if match.entry_b_id is None:
+        return None
+    if match_score(match, games).complete:
+        return None
+    try:
+        decision = fp.next_right(match_state(match, games), policy=policy)
+    except fp.InconsistentGame:
+        return None
+    seat = _seat(match, decision.holder)
+    return RightView(
+        game=decision.game_number,
+        holder=decision.holder,
+        seat=seat,
+        needs_roll=decision.needs_roll,
+        reason=decision.reason,
+        text=right_explanation(decision, seat=seat),
+    )
+
+
+def _match_view(m: Match, names: dict[int, str], tournament: Tournament) -> MatchView:
+    """One table's view: names, games, score and the next first-player right."""
+    games = match_games(m)
+    return MatchView(
+        match=m,
+        a_name=names.get(m.entry_a_id, ""),
+        b_name=names.get(m.entry_b_id, "") if m.entry_b_id else "",
+        games=games,
+        score=match_score(m, games),
+        right=next_right_view(m, games, tournament.first_player_policy),
+    )
+
+
+def round_match_views(*, round: Round) -> list[MatchView]:
+    """Every table of ``round`` in table order, games prefetched: three queries in all."""
+    tournament = round.tournament
+    names = names_by_entry(tournament)
+    matches = round.matches.prefetch_related("games").order_by("table")
+    views = []
+    for m in matches:
+        m.round = round
+        views.append(_match_view(m, names, tournament))
+    return views
+
+
+def match_view(*, match: Match) -> MatchView:
+    """One match as :class:`MatchView` (for the result-entry page and the API)."""
+    tournament = match.round.tournament
+    return _match_view(match, names_by_entry(tournament), tournament)
+
+
+def my_matches(*, tournament: Tournament, user: Any) -> list[MatchView]:
+    """``user``'s matches in the published and finished rounds of ``tournament`` (round
+    order), as :class:`MatchView` with the first-player holder of the next game."""
+    ids = player_entry_ids(user, tournament)
+    if not ids:
+        return []
+    names = names_by_entry(tournament)
+    matches = (
+        Match.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .filter(Q(entry_a_id__in=ids) | Q(entry_b_id__in=ids))
+        .select_related("round")
+        .prefetch_related("games")
+        .order_by("round__number", "table")
+    )
+    views = []
+    for m in matches:
+        m.round.tournament = tournament
+        views.append(_match_view(m, names, tournament))
+    return views
+
+
+def pairings_by_name(views: list[MatchView]) -> list[dict[str, Any]]:
+    """Alphabetical list of entries → table, seat and opponent (``opponent`` ``None`` = bye)."""
+    rows = []
+    for v in views:
+        m = v.match
+        rows.append(
+            {
+                "entry": m.entry_a_id,
+                "name": v.a_name,
+                "table": m.table,
+                "seat": "A",
+                "opponent": m.entry_b_id,
+                "opponent_name": v.b_name,
+            }
+        )
+        if m.entry_b_id is not None:
+            rows.append(
+                {
+                    "entry": m.entry_b_id,
+                    "name": v.b_name,
+                    "table": m.table,
+                    "seat": "B",
+                    "opponent": m.entry_a_id,
+                    "opponent_name": v.a_name,
+                }
+            )
+    return sorted(rows, key=lambda r: (r["name"].casefold(), r["entry"]))
+
+
+def round_pairings(round: Round) -> list[dict[str, Any]]:
+    """Tables of ``round`` for the exports: ``[{"table", "match", "a", "b", "a_name",
+    "b_name", "a_wins", "b_wins", "draws", "complete", "match_points": {id: n}}]``."""
+    names = names_by_entry(round.tournament)
+    rows = []
+    for m in round.matches.select_related("round__tournament").prefetch_related("games"):
+        s = match_score(m)
+        rows.append(
+            {
+                "table": m.table,
+                "match": m.pk,
+                "a": m.entry_a_id,
+                "b": m.entry_b_id,
+                "a_name": names.get(m.entry_a_id, ""),
+                "b_name": names.get(m.entry_b_id, "") if m.entry_b_id else "",
+                "a_wins": s.a_wins,
+                "b_wins": s.b_wins,
+                "draws": s.draws,
+                "complete": s.complete,
+                "match_points": s.points,
+            }
+        )
+    return rows

@@ -1,0 +1,134 @@
+"""Read model of the standings: the cached snapshot, rows with the entries' names and tiebreaker
+values formatted for people ("66,67 %") and machines ("7/3", "2.3333"), and the tiebreaker
+column headings. No writes here.
+
+Rules: docs/rules.md §15 (Match points and tiebreakers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext
+
+from tournaments.domain.types import StandingRow
+from tournaments.models import StandingsSnapshot, Tournament
+from tournaments.selectors.entries import names_by_entry
+
+#: Digits shown for a tiebreaker value (the exact value goes in a title attribute / "exact").
+TIEBREAKER_DIGITS = 4
+#: Tiebreakers shown as percentages.
+PERCENT_TIEBREAKERS = frozenset({"omw", "gw", "ogw"})
+#: Tiebreakers whose value every standings table already shows in a base column.
+BASE_COLUMN_TIEBREAKERS = frozenset({"game_points"})
+
+
+def standings_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
+    """The cached standings written by the standings task, if any."""
+    return StandingsSnapshot.objects.filter(tournament=tournament).first()
+
+
+def fraction_str(value: Fraction | int) -> str:
+    """An exact value as a string: ``"7/3"``, ``"6"``."""
+    return str(Fraction(value))
+
+
+def fraction_decimal(value: Fraction | int, digits: int = TIEBREAKER_DIGITS) -> str:
+    """``value`` rounded half-up to ``digits`` decimals, e.g. ``Fraction(2, 3)`` → ``"0.6667"``."""
+    value = Fraction(value)
+    quantum = Decimal(1).scaleb(-digits)
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(exact.quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+@dataclass
+class TiebreakerValue:
+    """One tiebreaker cell: ``code``, exact ``value`` ("7/3") and ``decimal`` ("2.3333")."""
+
+    code: str
+    exact: Fraction
+
+    @property
+    def value(self) -> str:
+        return fraction_str(self.exact)
+
+    @property
+    def decimal(self) -> str:
+        return fraction_decimal(self.exact)
+
+    @property
+    def display(self) -> str:
+        """For people, in the active language's number format: whole values as integers
+        ("15"), percentage tiebreakers (OMW%, GW%, OGW%) as percents with 2 decimals
+        ("66,67 %" in Hungarian), the rest with ``TIEBREAKER_DIGITS`` decimals."""
+        if self.code in PERCENT_TIEBREAKERS:
+            return f"{number_format(Decimal(fraction_decimal(self.exact * 100, 2)), 2)} %"
+        if self.exact.denominator == 1:
+            return number_format(self.exact.numerator)
+        return number_format(Decimal(self.decimal), TIEBREAKER_DIGITS)
+
+
+@dataclass
+class StandingView:
+    """One standings row with the entry's name and formatted tiebreakers."""
+
+    rank: int
+    entry: int
+    name: str
+    match_points: int
+    game_points: int
+    matches_played: int
+    dropped: bool
+    tiebreakers: list[TiebreakerValue]
+
+    @property
+    def shown_tiebreakers(self) -> list[TiebreakerValue]:
+        """The tiebreakers that need a column of their own (game points already have one)."""
+        return [tb for tb in self.tiebreakers if tb.code not in BASE_COLUMN_TIEBREAKERS]
+
+
+def standing_views(*, tournament: Tournament, rows: Sequence[StandingRow]) -> list[StandingView]:
+    """Standings rows (``services.standings_compute``) with the entries' names and formatted
+    tiebreakers (one query for the names)."""
+    names = names_by_entry(tournament)
+    return [
+        StandingView(
+            rank=r.rank,
+            entry=r.entry,
+            name=names.get(r.entry, str(r.entry)),
+            match_points=r.match_points,
+            game_points=r.game_points,
+            matches_played=r.matches_played,
+            dropped=r.dropped,
+            tiebreakers=[TiebreakerValue(code, Fraction(v)) for code, v in r.tiebreakers.items()],
+        )
+        for r in rows
+    ]
+
+
+def tiebreaker_labels() -> dict[str, str]:
+    """Translated column headings of the tiebreaker codes."""
+    return {
+        "buchholz": gettext("Buchholz"),
+        "median_buchholz": gettext("Median Buchholz"),
+        "omw": gettext("OMW%"),
+        "gw": gettext("GW%"),
+        "ogw": gettext("OGW%"),
+        "game_points": gettext("Game points (tiebreaker)"),
+        "head_to_head": gettext("Head-to-head"),
+    }
+
+
+def tiebreaker_columns(tournament: Tournament) -> list[tuple[str, str]]:
+    """``(code, translated heading)`` of the tiebreaker columns of a standings table, in the
+    tournament's order, leaving out those already shown as a base column (game points)."""
+    labels = tiebreaker_labels()
+    return [
+        (code, labels.get(code, code))
+        for code in tournament.tiebreakers
+        if code not in BASE_COLUMN_TIEBREAKERS
+    ]

@@ -1,0 +1,270 @@
+"""Deck lists of an event: submit (validate and keep every version), the pair-team rule-card
+check, whether an entry may be paired, and locking the lists when the event starts.
+
+Sources: docs/rules.md §3 (HKK deck construction (Hagyományos)), §7 (HKK pair tournaments) and
+§16 (Deck checks, penalties and result reporting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from decks.domain.validate import ValidationResult
+from decks.errors import DeckInputError, UnknownFormat
+from decks.services.validation import deck_validate, validation_result_dict
+from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
+from tournaments.models import DeckSubmission, Entry, EntryMember, Player, Tournament
+from tournaments.services._common import lock_tournament, require_status
+
+PAIR_RULE_CARD_MISMATCH = "pair_rule_card_mismatch"
+
+S = Tournament.Status
+
+
+# --- pair teams: one rule card --------------------------------------------------------------
+
+
+def _resolved_sections(result: ValidationResult) -> dict[str, list[dict[str, Any]]]:
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for section, lines in (getattr(result, "lines", None) or {}).items():
+        if lines:
+            sections[section] = [
+                {"id": line.card.id, "name": line.card.name, "count": line.count} for line in lines
+            ]
+    return sections
+
+
+def _mismatch_error(mine: str, theirs: str, partner_seat: str) -> dict[str, Any]:
+    return {
+        "code": PAIR_RULE_CARD_MISMATCH,
+        "message": gettext(
+            "Both members of a pair team must use the same rule card (or both none): "
+            "%(mine)s here, %(theirs)s in seat %(seat)s."
+        )
+        % {
+            "mine": mine or gettext("none"),
+            "theirs": theirs or gettext("none"),
+            "seat": partner_seat,
+        },
+        "card": mine or None,
+        "line": None,
+        "params": {
+            "rule_card": mine or None,
+            "partner_rule_card": theirs or None,
+            "partner_seat": partner_seat,
+        },
+    }
+
+
+def _set_extra_errors(sub: DeckSubmission, extras: list[dict[str, Any]]) -> None:
+    extra_codes = {PAIR_RULE_CARD_MISMATCH}
+    result = dict(sub.result or {})
+    errors = [e for e in result.get("errors", []) if e.get("code") not in extra_codes]
+    result["errors"] = errors + extras
+    sub.extra_errors = extras
+    sub.legal = sub.validator_legal and not extras
+    result["legal"] = sub.legal
+    sub.result = result
+
+
+def _reconcile_pair(member: EntryMember, sub: DeckSubmission) -> None:
+    """Flag (or clear) ``pair_rule_card_mismatch`` on both members' current lists."""
+    partner = EntryMember.objects.filter(entry_id=member.entry_id).exclude(pk=member.pk).first()
+    other = (
+        DeckSubmission.objects.select_for_update().filter(member=partner, is_current=True).first()
+        if partner is not None
+        else None
+    )
+    if partner is None or other is None:
+        _set_extra_errors(sub, [])
+        return
+    if (sub.rule_card or "") != (other.rule_card or ""):
+        _set_extra_errors(sub, [_mismatch_error(sub.rule_card, other.rule_card, partner.seat)])
+        if not other.locked:
+            _set_extra_errors(other, [_mismatch_error(other.rule_card, sub.rule_card, member.seat)])
+    else:
+        _set_extra_errors(sub, [])
+        if not other.locked:
+            _set_extra_errors(other, [])
+    if not other.locked:
+        other.save(update_fields=["extra_errors", "legal", "result"])
+
+
+# --- submit ---------------------------------------------------------------------------------
+
+
+def _member_or_not_found(tournament: Tournament, entry: Entry, player: Player) -> EntryMember:
+    member = (
+        EntryMember.objects.select_related("entry")
+        .filter(entry=entry, player=player, entry__tournament=tournament)
+        .first()
+    )
+    if member is None:
+        raise NotFound(
+            "not_a_member",
+            _("%(player)s is not a member of this entry.") % {"player": player.display_name},
+            {"entry": entry.pk, "player": player.pk},
+        )
+    return member
+
+
+def _require_open_list(tournament: Tournament, member: EntryMember) -> None:
+    """Raise unless the member may still change the list: not locked (an entry of round 1 is
+    locked once the event runs) and, for round-1 entries, before the deck deadline."""
+    entry = member.entry
+    if DeckSubmission.objects.filter(member=member, locked=True).exists() or (
+        tournament.status == S.RUNNING and entry.registered_round == 1
+    ):
+        raise InvalidState(
+            "lists_locked", _("Deck lists are locked for this event."), {"entry": entry.pk}
+        )
+    if (
+        tournament.deck_deadline is not None
+        and timezone.now() > tournament.deck_deadline
+        and entry.registered_round == 1
+    ):
+        raise InvalidState(
+            "deck_deadline_passed",
+            _("The deck list deadline has passed."),
+            {"deadline": tournament.deck_deadline.isoformat()},
+        )
+
+
+def _validate(
+    tournament: Tournament, text: str | None, data: Mapping[str, Any] | None
+) -> ValidationResult:
+    try:
+        return deck_validate(format_slug=tournament.format.slug, text=text, data=data)
+    except DeckInputError as exc:
+        raise ValidationFailed("deck_input", exc.message, {}) from None
+    except UnknownFormat:
+        raise InvalidState(
+            "unknown_format",
+            _("The tournament's format is not available."),
+            {"slug": tournament.format.slug},
+        ) from None
+
+
+def _new_version(
+    tournament: Tournament,
+    member: EntryMember,
+    result: ValidationResult,
+    *,
+    text: str | None,
+    data: Mapping[str, Any] | None,
+    by: Any,
+) -> DeckSubmission:
+    """The member's next version (unsaved), made current; the older versions stop being."""
+    previous = (
+        DeckSubmission.objects.select_for_update()
+        .filter(member=member)
+        .order_by("-version")
+        .first()
+    )
+    DeckSubmission.objects.filter(member=member, is_current=True).update(is_current=False)
+    sub = DeckSubmission(
+        member=member,
+        version=(previous.version + 1) if previous else 1,
+        text=text or "",
+        data=_resolved_sections(result) if text is not None else dict(data or {}),
+        format_slug=tournament.format.slug,
+        submitted_by=by,
+        validated_at=timezone.now(),
+        validator_legal=bool(result.legal),
+        legal=bool(result.legal),
+        result=validation_result_dict(result),
+        rule_card=result.rule_card or "",
+        follower=result.follower or "",
+        hero=result.hero or "",
+        is_current=True,
+    )
+    if text is None:
+        sub.data = {"input": dict(data or {}), "resolved": _resolved_sections(result)}
+    return sub
+
+
+@transaction.atomic
+def deck_submit(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    player: Player,
+    text: str | None = None,
+    data: Mapping[str, Any] | None = None,
+    by: Any = None,
+) -> DeckSubmission:
+    """Submit (or replace) one member's deck list; every version is kept with its result.
+
+    The list is validated on its own under the tournament's format
+    (``decks.services.validation.deck_validate``); in a pair tournament the member's rule card
+    must equal the partner's current one, or both none (docs/rules.md §7 (HKK pair
+    tournaments)): otherwise both current lists get the extra error
+    ``pair_rule_card_mismatch`` and are not legal until one is replaced. Rejected lists are
+    stored too (``legal=False``, errors in ``result``).
+
+    Raises:
+        NotFound: ``not_a_member`` (player not in this entry / entry not in this tournament).
+        InvalidState: ``tournament_status``, ``lists_locked``, ``deck_deadline_passed``.
+        ValidationFailed: ``deck_input`` (empty list, both or neither of text/data).
+    """
+    tournament = lock_tournament(tournament)
+    require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
+    member = _member_or_not_found(tournament, entry, player)
+    _require_open_list(tournament, member)
+    result = _validate(tournament, text, data)
+    sub = _new_version(tournament, member, result, text=text, data=data, by=by)
+    if tournament.is_pair:
+        _reconcile_pair(member, sub)
+    sub.save()
+    return sub
+
+
+# --- pairable entries and locking -----------------------------------------------------------
+
+
+def entry_has_legal_lists(entry: Entry) -> bool:
+    """Every member of the entry has a current legal list (pair rule cards agree)."""
+    members = list(entry.members.all())
+    if not members:
+        return False
+    current = {
+        s.member_id: s for s in DeckSubmission.objects.filter(member__entry=entry, is_current=True)
+    }
+    if any(m.pk not in current or not current[m.pk].legal for m in members):
+        return False
+    return len({current[m.pk].rule_card for m in members}) == 1
+
+
+def entry_is_pairable(entry: Entry) -> bool:
+    """A legal list for every member, or an organiser override with a reason."""
+    return bool(entry.pairing_override_reason) or entry_has_legal_lists(entry)
+
+
+def require_pairable(entries: Sequence[Entry]) -> None:
+    """Raise ``ValidationFailed("entries_without_legal_list")`` naming entries that cannot
+    be paired (no legal list and no override)."""
+    bad = [e for e in entries if not entry_is_pairable(e)]
+    if bad:
+        raise ValidationFailed(
+            "entries_without_legal_list",
+            _(
+                "These entries have no legal deck list (fix, override with a reason, or drop): "
+                "%(names)s."
+            )
+            % {"names": ", ".join(e.name for e in bad)},
+            {"entries": [e.pk for e in bad], "names": [e.name for e in bad]},
+        )
+
+
+def lock_lists(entries: Sequence[Entry]) -> None:
+    """Lock the current list of every member of ``entries`` (the accepted snapshot)."""
+    now = timezone.now()
+    DeckSubmission.objects.filter(member__entry__in=entries, is_current=True, locked=False).exclude(
+        member__decks__locked=True
+    ).update(locked=True, locked_at=now)

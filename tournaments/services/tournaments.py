@@ -1,0 +1,319 @@
+"""A tournament's life cycle: create (with its match settings and scoring), open registration,
+change the planned rounds, start (locking the deck lists) and finish.
+
+Sources: docs/rules.md §8 (HKK tournament structure and scoring), §6 (HKK first-player
+rights), §11 (WoW TCG matches and first player), §14 (Swiss pairing and byes) and §15 (Match
+points and tiebreakers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from decks.models import Format
+from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
+from tournaments.domain import first_player as first_player_domain
+from tournaments.domain import standings as standings_domain
+from tournaments.models import Tournament
+from tournaments.services._common import (
+    GAME_DEFAULTS,
+    last_round,
+    lock_tournament,
+    require_status,
+)
+from tournaments.services.deck_lists import lock_lists, require_pairable
+
+S = Tournament.Status
+
+#: The scoring fields ``tournament_create(scoring=...)`` may override.
+SCORING_FIELDS = frozenset(
+    {
+        "match_win_points",
+        "match_draw_points",
+        "match_loss_points",
+        "game_win_points",
+        "game_draw_points",
+        "game_loss_points",
+        "bye_games_won",
+    }
+)
+
+
+# --- create -------------------------------------------------------------------------------
+
+
+def _game_slug(fmt: Format) -> str:
+    game = getattr(fmt, "game", "")
+    return str(getattr(game, "slug", game) or "")
+
+
+def _format_default(fmt: Format, names: Sequence[str], fallback: Any) -> Any:
+    for name in names:
+        value = getattr(fmt, name, None)
+        if value not in (None, "", [], ()):
+            return value
+    return fallback
+
+
+def _check_tiebreakers(codes: Sequence[str]) -> list[str]:
+    known = set(standings_domain.TIEBREAKERS)
+    codes = [str(c) for c in codes]
+    unknown = [c for c in codes if c not in known]
+    if unknown or len(set(codes)) != len(codes):
+        raise ValidationFailed(
+            "unknown_tiebreaker",
+            _("Unknown or repeated tiebreaker: %(codes)s.")
+            % {"codes": ", ".join(unknown or codes)},
+            {"codes": unknown or codes, "known": sorted(known)},
+        )
+    return codes
+
+
+def _check_policy(code: str) -> str:
+    try:
+        first_player_domain.get_policy(code)
+    except (KeyError, LookupError, ValueError):
+        raise ValidationFailed(
+            "unknown_first_player_policy",
+            _("Unknown first-player policy: %(code)s.") % {"code": code},
+            {"code": code},
+        ) from None
+    return code
+
+
+def _format_or_not_found(format_slug: str) -> Format:
+    fmt = Format.objects.filter(slug=format_slug).first()
+    if fmt is None:
+        raise NotFound(
+            "unknown_format",
+            _("Unknown format: %(slug)s.") % {"slug": format_slug},
+            {"slug": format_slug},
+        )
+    return fmt
+
+
+def _check_kind_and_name(kind: str, name: str) -> None:
+    if kind not in Tournament.Kind.values:
+        raise ValidationFailed(
+            "invalid_value",
+            _("Unknown tournament kind: %(kind)s.") % {"kind": kind},
+            {"kind": kind},
+        )
+    if not str(name).strip():
+        raise ValidationFailed(
+            "invalid_value", _("The tournament needs a name."), {"field": "name"}
+        )
+
+
+def _check_positive(**values: object) -> None:
+    for field, value in values.items():
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise ValidationFailed(
+                "invalid_value",
+                _("%(field)s must be a positive whole number.") % {"field": field},
+                {"field": field},
+            )
+
+
+def _match_settings(
+    fmt: Format,
+    *,
+    games_per_match: int | None,
+    planned_rounds: int | None,
+    tiebreakers: Sequence[str] | None,
+    first_player_policy: str | None,
+) -> tuple[str, int, list[str]]:
+    """``(policy, games per match, tiebreakers)``: the given values, else the format row's,
+    else the game's (``GAME_DEFAULTS``), checked in this order: positive numbers, a known
+    policy that allows that many games, known tiebreakers."""
+    game_defaults = GAME_DEFAULTS.get(_game_slug(fmt), GAME_DEFAULTS["hkk"])
+    policy = first_player_policy or _format_default(
+        fmt, ("default_first_player_policy", "first_player_policy"), game_defaults["policy"]
+    )
+    games = games_per_match or _format_default(
+        fmt, ("default_games_per_match", "games_per_match"), game_defaults["games"]
+    )
+    if tiebreakers is not None:
+        tbs = list(tiebreakers)
+    else:
+        tbs = list(_format_default(fmt, ("default_tiebreakers",), game_defaults["tiebreakers"]))
+        if not set(tbs) <= set(standings_domain.TIEBREAKERS):
+            # A format row naming codes the standings registry does not know: use the game's.
+            tbs = list(game_defaults["tiebreakers"])
+    _check_positive(games_per_match=games, planned_rounds=planned_rounds)
+    policy = _check_policy(str(policy))
+    max_games = first_player_domain.get_policy(policy).max_games
+    if max_games is not None and int(games) > max_games:
+        raise ValidationFailed(
+            "invalid_value",
+            _("The first-player policy %(policy)s allows at most %(max)s games per match.")
+            % {"policy": policy, "max": max_games},
+            {"field": "games_per_match", "max": max_games},
+        )
+    return policy, int(games), _check_tiebreakers(tbs)
+
+
+def _apply_scoring(tournament: Tournament, scoring: Mapping[str, int] | None) -> None:
+    for key, value in (scoring or {}).items():
+        if key not in SCORING_FIELDS or not isinstance(value, int) or value < 0:
+            raise ValidationFailed(
+                "invalid_value",
+                _("Invalid scoring setting: %(key)s.") % {"key": key},
+                {"field": key},
+            )
+        setattr(tournament, key, value)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    owner: Any,
+    name: str,
+    format_slug: str,
+    kind: str = Tournament.Kind.INDIVIDUAL,
+    games_per_match: int | None = None,
+    stop_at_two_wins: bool = False,
+    planned_rounds: int | None = None,
+    tiebreakers: Sequence[str] | None = None,
+    first_player_policy: str | None = None,
+    late_entry_cutoff_round: int | None = None,
+    deck_deadline: datetime | None = None,
+    scoring: Mapping[str, int] | None = None,
+) -> Tournament:
+    """Create a tournament in ``draft``.
+
+    Defaults come from the ``decks.Format`` row (its default policy, games per match and
+    tiebreakers when it has them), else from the game: HKK → policy ``hkk``, 3 games, tiebreakers
+    ``["buchholz", "game_points"]`` (docs/rules.md §8 (HKK tournament structure and scoring));
+    WoW → ``loser_chooses``, ``["omw", "gw", "ogw"]`` (docs/rules.md §15 (Match points and
+    tiebreakers); Magic Tournament Rules, appendix C).
+
+    ``scoring`` may override any of ``match_win_points, match_draw_points, match_loss_points,
+    game_win_points, game_draw_points, game_loss_points, bye_games_won`` (HKK 3/1/0 and 2/1/0).
+
+    Raises:
+        NotFound: ``unknown_format``.
+        ValidationFailed: ``unknown_tiebreaker``, ``unknown_first_player_policy``,
+            ``invalid_value`` (bad kind, games per match, rounds or scoring key).
+    """
+    fmt = _format_or_not_found(format_slug)
+    _check_kind_and_name(kind, name)
+    policy, games, tbs = _match_settings(
+        fmt,
+        games_per_match=games_per_match,
+        planned_rounds=planned_rounds,
+        tiebreakers=tiebreakers,
+        first_player_policy=first_player_policy,
+    )
+    tournament = Tournament(
+        owner=owner,
+        name=str(name).strip(),
+        format=fmt,
+        kind=kind,
+        games_per_match=games,
+        stop_at_two_wins=bool(stop_at_two_wins),
+        planned_rounds=planned_rounds,
+        tiebreakers=tbs,
+        first_player_policy=policy,
+        late_entry_cutoff_round=late_entry_cutoff_round,
+        deck_deadline=deck_deadline,
+    )
+    _apply_scoring(tournament, scoring)
+    tournament.save()
+    return tournament
+
+
+# --- status changes -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_open_registration(*, tournament: Tournament) -> Tournament:
+    """draft → registration. Raises ``InvalidState("tournament_status")`` otherwise."""
+    tournament = lock_tournament(tournament)
+    require_status(tournament, S.DRAFT)
+    tournament.status = S.REGISTRATION
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_set_planned_rounds(*, tournament: Tournament, planned_rounds: int) -> Tournament:
+    """Change the number of planned rounds (not below the rounds already paired).
+
+    Raises ``ValidationFailed("invalid_value")``, ``InvalidState("tournament_status")``.
+    """
+    tournament = lock_tournament(tournament)
+    require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
+    last = last_round(tournament)
+    if not isinstance(planned_rounds, int) or planned_rounds < max(1, last.number if last else 1):
+        raise ValidationFailed(
+            "invalid_value",
+            _("The number of rounds cannot be less than the rounds already paired."),
+            {"field": "planned_rounds"},
+        )
+    tournament.planned_rounds = planned_rounds
+    tournament.save(update_fields=["planned_rounds"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_start(*, tournament: Tournament) -> Tournament:
+    """registration → running: lock every active entry's current list (rule cards are fixed
+    for the event), check that each has a legal list or an override, and set
+    ``planned_rounds`` to the suggestion for the entry count when it is empty (docs/rules.md
+    §14 (Swiss pairing and byes)).
+
+    Raises:
+        InvalidState: ``tournament_status``, ``not_enough_entries`` (fewer than 2 active).
+        ValidationFailed: ``entries_without_legal_list`` (nothing is locked then).
+    """
+    tournament = lock_tournament(tournament)
+    require_status(tournament, S.REGISTRATION)
+    entries = [
+        e for e in tournament.entries.prefetch_related("members") if e.dropped_after_round is None
+    ]
+    if len(entries) < 2:
+        raise InvalidState(
+            "not_enough_entries",
+            _("At least two entries are needed to start."),
+            {"entries": len(entries)},
+        )
+    require_pairable(entries)
+    lock_lists(entries)
+    now = timezone.now()
+    tournament.status = S.RUNNING
+    tournament.started_at = now
+    tournament.lists_locked_at = now
+    if not tournament.planned_rounds:
+        tournament.planned_rounds = standings_domain.suggested_rounds(len(entries))
+    tournament.save(update_fields=["status", "started_at", "lists_locked_at", "planned_rounds"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament) -> Tournament:
+    """running → finished, once every round is finished and at least one was played.
+
+    Raises ``InvalidState("tournament_status" | "round_not_finished" | "no_rounds")``.
+    """
+    tournament = lock_tournament(tournament)
+    require_status(tournament, S.RUNNING)
+    last = last_round(tournament)
+    if last is None:
+        raise InvalidState("no_rounds", _("No round has been played yet."), {})
+    if tournament.rounds.exclude(status="finished").exists():
+        raise InvalidState(
+            "round_not_finished",
+            _("Round %(round)s is not finished yet.") % {"round": last.number},
+            {"round": last.number},
+        )
+    tournament.status = S.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    return tournament
