@@ -23,6 +23,7 @@ from decks.domain.deck import ResolvedLine
 from decks.domain.rules_common import (
     BanList,
     CopyLimit,
+    EditionsLegal,
     MainDeckSize,
     RuleSet,
     Sections,
@@ -195,6 +196,7 @@ def build_rule_set(code: str = "wow-constructed") -> RuleSet:
             ClassIcons(),
             FactionIcon(),
             HeroRequired(),
+            EditionsLegal(),
         ),
         prepare=prepare_hero,
         counts_toward_deck=counts_toward_deck,
