@@ -72,6 +72,8 @@ class Edition:
         released: partial ISO release date (``"1995"``, ``"2000-04"``, ``"2006-12-04"``) or
             ``""`` when no public source gives it.
         released_before: an upper bound (exclusive) when only that is known.
+        released_after: a lower bound (inclusive: released on or after) when only that is
+            known.
         block: WoW block name (``"Scourgewar"``); ``""`` = none or unknown.
         block_order: chronological position of the block (1 = first); ``None`` = none.
         group: WoW set group: ``Basic``, ``Raid``, ``Dungeon``, ``Starter``, ``Special``,
@@ -84,21 +86,28 @@ class Edition:
     name: str = ""
     released: str = ""
     released_before: date | None = None
+    released_after: date | None = None
     block: str = ""
     block_order: int | None = None
     group: str = ""
     kind: str = ""
 
     def released_between(self) -> tuple[date, date] | None:
-        """First and last possible release day, or ``None`` when unknown (see
-        :func:`parse_partial_date`; an upper bound alone gives ``(date.min, bound - 1 day)``).
+        """First and last possible release day, or ``None`` when nothing is known (see
+        :func:`parse_partial_date`; bounds alone give ``(released_after or date.min,
+        released_before - 1 day or date.max)``).
         """
         span = parse_partial_date(self.released)
         if span is not None:
             return span
-        if self.released_before is not None:
-            return date.min, date.fromordinal(self.released_before.toordinal() - 1)
-        return None
+        if self.released_before is None and self.released_after is None:
+            return None
+        last = (
+            date.fromordinal(self.released_before.toordinal() - 1)
+            if self.released_before is not None
+            else date.max
+        )
+        return self.released_after or date.min, last
 
 
 @dataclass(frozen=True, slots=True)
