@@ -15,7 +15,7 @@ hero-dependent checks are skipped, so one mistake does not cascade into dozens o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from decks.domain import codes
@@ -95,7 +95,7 @@ def the_hero(sections: Sections) -> Card | None:
     return None
 
 
-def _deck_lines(sections: Sections):
+def _deck_lines(sections: Sections) -> Iterator[ResolvedLine]:
     for section in ("main", "sideboard"):
         yield from sections.get(section, ())
 
