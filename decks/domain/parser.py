@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from decks.domain import codes
-from decks.domain.normalize import normalize_name
+from decks.domain.normalize import hungarian_lookalikes, normalize_name
 from decks.domain.types import Violation
 
 #: Every section name, in display order.
@@ -218,7 +218,8 @@ def parse_text(text: str) -> ParsedDeck:
         if not text_line:
             continue
         target = section
-        header = _HEADER_RE.match(text_line.casefold())
+        # Headers are Hungarian words: "Kiegészítõ pakli:" (õ typed for ő) is a header too.
+        header = _HEADER_RE.match(hungarian_lookalikes(text_line.casefold()))
         if header is not None:
             target = _HEADERS[header.group("header")]
             # Headers contain no colon, so the first colon of the line ends the header.
