@@ -1,6 +1,6 @@
 """Value types shared by the deck parser, the rule sets and the catalogue adapters.
 
-Pure Python: nothing here imports Django (../shared/STYLE.md §5.2). The database layer
+Pure Python: nothing here imports Django (house style). The database layer
 (``decks.catalogue``) turns rows into these objects; tests build them by hand.
 """
 
@@ -17,8 +17,10 @@ class CardKind(StrEnum):
     """What a card is for deck construction, derived from its types by the loaders.
 
     Sources: HKK ``Szabálylap`` = rule card, ``Követő`` = follower, subtype ``epikus`` = epic
-    follower, ``hordaparancsnok`` = horde commander (seed 000, Kódex 43, 44, 48); WoW ``Hero``
-    (CR 100.1); Blue Moon leader, inquisitor and emissary (seed 002).
+    follower, ``hordaparancsnok`` = horde commander (Kódex ch. 43, 44, 48; docs/rules.md §2
+    (HKK rule cards, followers and guilds)); WoW ``Hero`` (CR 100.1; docs/rules.md §9 (WoW
+    TCG constructed decks)); Blue Moon leader, inquisitor and emissary (docs/rules.md §12
+    (Blue Moon decks)).
     """
 
     CARD = "card"

@@ -1,7 +1,8 @@
 """HKK (Hatalom Kártyái) card data: the bundled sample CSV, editions.json and the publisher's
 card-search JSON. Pure Python.
 
-Decisions (sources: RULES.md §1.1–1.2; shared/data/PROVENANCE.md):
+Decisions (sources: docs/rules.md §1 (HKK card identity, colours and editions), §2 (HKK rule
+cards, followers and guilds), §17 (Card data sources and coverage); decks/data/README.md):
 
 - ``kind``: main type ``Szabálylap`` → rule card; ``Követő`` → follower, or epic follower /
   horde commander when a later type is ``epikus`` / ``hordaparancsnok``; ``Céh`` → guild;
