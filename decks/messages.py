@@ -31,6 +31,26 @@ MESSAGES: dict[str, object] = {
     "card_not_in_game": _(
         "“%(card)s” is not a card of this game (%(game)s); it was found in: %(found_in)s."
     ),
+    "card_not_in_catalogue": _(
+        "“%(card)s” is not in the card catalogue, which holds only part of this game's "
+        "cards, so the list could not be fully checked."
+    ),
+    "card_facts_unknown": _(
+        "The card catalogue knows only the name of “%(card)s”, so it was taken to be a "
+        "%(assumed_kind_text)s and the list could not be fully checked."
+    ),
+    "printing_chosen": _(
+        "Several cards are called “%(card)s”; %(chosen)s was taken. Name another printing "
+        "explicitly if you meant it: %(others)s."
+    ),
+    "card_not_legal_in_format": _(
+        "“%(card)s” is not legal in the %(format)s format: none of its editions is allowed "
+        "(%(editions)s)."
+    ),
+    "card_editions_unknown": _(
+        "It is not known whether “%(card)s” was printed in an edition the %(format)s format "
+        "allows, so the list could not be fully checked."
+    ),
     # --- sizes and copies ------------------------------------------------------------------
     "deck_too_small": _("The deck has %(count)s cards; at least %(minimum)s are required."),
     "deck_too_large": _("The deck has %(count)s cards; at most %(maximum)s are allowed."),
@@ -200,6 +220,7 @@ def message_params(violation: Violation) -> dict[str, str]:
     values["section_text"] = _lookup(SECTIONS, params.get("section"))
     values["kind_text"] = _lookup(KINDS, params.get("kind"))
     values["trait_text"] = _lookup(TRAITS, params.get("trait"))
+    values["assumed_kind_text"] = _lookup(KINDS, params.get("assumed_kind"))
     reason = params.get("reason")
     values["reason_text"] = str(PARSE_REASONS.get(str(reason), GENERIC_PARSE_REASON))
     colours = params.get("colours")

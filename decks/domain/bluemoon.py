@@ -124,9 +124,16 @@ def _attr(card: Card, key: str, default: object = None) -> object:
     return card.attributes.get(key, default)
 
 
+def _to_int(value: object) -> int:
+    """``int(value)`` for the JSON scalars card data and params hold; TypeError otherwise."""
+    if isinstance(value, bool | int | float | str):
+        return int(value)
+    raise TypeError(f"not a number: {value!r}")
+
+
 def _int_param(spec: FormatSpec, key: str, default: int) -> int:
     value = spec.params.get(key, default)
-    return default if value is None else int(value)
+    return default if value is None else _to_int(value)
 
 
 def _lines(sections: Sections, name: str) -> Sequence[ResolvedLine]:
@@ -211,7 +218,7 @@ def moon_cost(card: Card, leader_people: str) -> int | None:
     if people and not _attr(card, "mutant") and people == leader_people:
         return 0
     moons = _attr(card, "moons")
-    return None if moons is None else int(moons)
+    return None if moons is None else _to_int(moons)
 
 
 def check_advanced(sections: Sections, spec: FormatSpec) -> list[Violation]:
@@ -263,8 +270,8 @@ def check_advanced(sections: Sections, spec: FormatSpec) -> list[Violation]:
             )
     violations += _duplicates(sections)
 
-    plus_cards = int(_attr(inquisitor, "plus_cards", 0) or 0) if inquisitor else 0
-    plus_moons = int(_attr(inquisitor, "plus_moons", 0) or 0) if inquisitor else 0
+    plus_cards = _to_int(_attr(inquisitor, "plus_cards", 0) or 0) if inquisitor else 0
+    plus_moons = _to_int(_attr(inquisitor, "plus_moons", 0) or 0) if inquisitor else 0
     main = [line for line in _lines(sections, "main") if line.card.kind is CardKind.CARD]
     required = _int_param(spec, "deck_size", DEFAULT_DECK_SIZE) + plus_cards
     count = _total(main)
@@ -343,7 +350,10 @@ def check_people(sections: Sections, spec: FormatSpec) -> list[Violation]:
     violations += found
     if people is None:
         return violations
-    seven = frozenset(_attr(emissary, "emissary_cards", ()) or ()) if emissary else frozenset()
+    listed = _attr(emissary, "emissary_cards", ()) if emissary else ()
+    seven: frozenset[object] = (
+        frozenset(listed) if isinstance(listed, list | tuple | set | frozenset) else frozenset()
+    )
     for line in main:
         card = line.card
         card_people = str(_attr(card, "people") or "")

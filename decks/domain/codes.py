@@ -67,8 +67,38 @@ hero is missing or unknown (no cascading errors).
     HKK: a follower in the main deck or sideboard. params: ``{"section"}``.
 ``section_not_used``
     A section the format does not use (e.g. ``hero`` in HKK). params: ``{"section"}``.
+``card_not_legal_in_format``
+    Every edition the card is printed in is outside the format's legal editions (Retró,
+    WoW Core/Block). params: ``{"editions": [codes], "format": <policy label>}``.
+    docs/rules.md §4 (HKK formats and ban lists), §10 (WoW TCG formats and ban lists).
 
-Warnings (the deck stays legal):
+Unverifiable (not an error, but the verdict becomes ``unverified``; see
+:data:`UNVERIFIED_CODES` and docs/rules.md §17 (Card data sources and coverage)):
+
+``card_not_in_catalogue``
+    The name is not in a *partial* catalogue (the HKK sample), so nothing can be said about
+    the card. params: ``{"suggestions": [names]}`` (plus ``"found_in": [games]`` when another
+    game has the name).
+``card_facts_unknown``
+    The catalogue knows the card's name only; a rule needed a fact it lacks. params:
+    ``{"facts": ["kind"|"types"|…], "assumed_kind": <kind>}`` (``assumed_kind`` when the
+    kind was taken from the section the card is declared in).
+``card_editions_unknown``
+    The format allows only some editions and the card's editions are unknown or undetermined
+    (no release date for its edition …). params: ``{"editions": [codes], "format"}``.
+``colours_unknown`` / ``hero_traits_unknown`` / ``moons_unknown`` /
+``emissary_cards_unknown`` / ``leader_people_unknown``: see below; they too make the verdict
+``unverified``.
+
+Information (never changes the verdict):
+
+``printing_chosen``
+    Several printings share the name and context did not single one out; the one that fits
+    the hero was taken. params: ``{"chosen": "<name> (<class or type>, <set>)",
+    "id": <card id>, "set": <set>, "others": ["<name> (<class>, <set>)", …]}``.
+    docs/rules.md §9 (WoW TCG constructed decks).
+
+Warnings (the deck is not illegal, but the verdict is ``unverified``):
 
 ``colours_unknown``
     The card's colours are not known, so the colour limit could not be checked for it.
@@ -106,6 +136,12 @@ WRONG_SECTION = "wrong_section"
 SIDEBOARD_ONLY_IN_MAIN = "sideboard_only_in_main"
 FOLLOWER_IN_DECK = "follower_in_deck"
 SECTION_NOT_USED = "section_not_used"
+CARD_NOT_LEGAL_IN_FORMAT = "card_not_legal_in_format"
+
+CARD_NOT_IN_CATALOGUE = "card_not_in_catalogue"
+CARD_FACTS_UNKNOWN = "card_facts_unknown"
+CARD_EDITIONS_UNKNOWN = "card_editions_unknown"
+PRINTING_CHOSEN = "printing_chosen"
 
 COLOURS_UNKNOWN = "colours_unknown"
 HERO_TRAITS_UNKNOWN = "hero_traits_unknown"
@@ -114,9 +150,12 @@ MOONS_UNKNOWN = "moons_unknown"
 EMISSARY_CARDS_UNKNOWN = "emissary_cards_unknown"
 LEADER_PEOPLE_UNKNOWN = "leader_people_unknown"
 
-#: Codes that are warnings: reported, but the deck stays legal.
-WARNING_CODES: frozenset[str] = frozenset(
+#: Codes saying a rule could not be checked: not errors, but the verdict is ``unverified``.
+UNVERIFIED_CODES: frozenset[str] = frozenset(
     {
+        CARD_NOT_IN_CATALOGUE,
+        CARD_FACTS_UNKNOWN,
+        CARD_EDITIONS_UNKNOWN,
         COLOURS_UNKNOWN,
         HERO_TRAITS_UNKNOWN,
         MOONS_UNKNOWN,
@@ -125,6 +164,12 @@ WARNING_CODES: frozenset[str] = frozenset(
     }
 )
 
+#: Codes that only inform (the verdict is unchanged).
+INFO_CODES: frozenset[str] = frozenset({PRINTING_CHOSEN})
+
+#: Codes that are not errors (``ValidationResult.warnings``): unverifiable and informational.
+WARNING_CODES: frozenset[str] = UNVERIFIED_CODES | INFO_CODES
+
 #: Every code this module defines, errors and warnings.
 ALL_CODES: frozenset[str] = frozenset(
     value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)
@@ -132,5 +177,10 @@ ALL_CODES: frozenset[str] = frozenset(
 
 
 def is_warning(code: str) -> bool:
-    """True if ``code`` is a warning code (deck stays legal), False for errors."""
+    """True if ``code`` is not an error (an unverifiable check or information)."""
     return code in WARNING_CODES
+
+
+def makes_unverified(code: str) -> bool:
+    """True if ``code`` means a rule could not be checked (verdict ``unverified``)."""
+    return code in UNVERIFIED_CODES

@@ -198,20 +198,22 @@ def _hand(
     follower = player.follower
     steps.append(("base_hand", {"value": base}))
     hand = base
-    special = follower is not None and follower.kind in (
-        EffectKind.EPIC_FOLLOWER,
-        EffectKind.HORDE_COMMANDER,
+    special = (
+        follower
+        if follower is not None
+        and follower.kind in (EffectKind.EPIC_FOLLOWER, EffectKind.HORDE_COMMANDER)
+        else None
     )
-    if special and not follower.works_at_start:
-        steps.append(("not_working_at_start", {"card": follower.name}))
-    if special and follower.works_at_start and follower.kind is EffectKind.EPIC_FOLLOWER:
-        steps.append(("epic_follower_hand", {"card": follower.name, "value": base}))
-    elif special and follower.works_at_start:
-        if follower.horde_hand is None:
-            steps.append(("horde_hand_unknown", {"card": follower.name}))
+    if special is not None and not special.works_at_start:
+        steps.append(("not_working_at_start", {"card": special.name}))
+    if special is not None and special.works_at_start and special.kind is EffectKind.EPIC_FOLLOWER:
+        steps.append(("epic_follower_hand", {"card": special.name, "value": base}))
+    elif special is not None and special.works_at_start:
+        if special.horde_hand is None:
+            steps.append(("horde_hand_unknown", {"card": special.name}))
         else:
-            hand = follower.horde_hand
-            steps.append(("horde_commander_hand", {"card": follower.name, "value": hand}))
+            hand = special.horde_hand
+            steps.append(("horde_commander_hand", {"card": special.name, "value": hand}))
     else:
         if player.rule_card is not None:
             hand -= 1
@@ -233,17 +235,18 @@ def _ep(
     player: PlayerSetup, effects: dict[str, Effect], base: int, steps: list[Step]
 ) -> tuple[int, int]:
     steps.append(("base_ep", {"value": base}))
-    fixed = [effect for effect in effects.values() if effect.fixed_max_ep is not None]
+    fixed = [
+        (effect, effect.fixed_max_ep)
+        for effect in effects.values()
+        if effect.fixed_max_ep is not None
+    ]
     max_ep = base
     if fixed:
-        winner = max(fixed, key=lambda effect: effect.fixed_max_ep)
-        max_ep = winner.fixed_max_ep
+        winner, max_ep = max(fixed, key=lambda pair: pair[1])
         steps.append(("fixed_max_ep", {"card": winner.name, "value": max_ep}))
-        for effect in fixed:
+        for effect, value in fixed:
             if effect is not winner:
-                steps.append(
-                    ("fixed_max_ep_ignored", {"card": effect.name, "value": effect.fixed_max_ep})
-                )
+                steps.append(("fixed_max_ep_ignored", {"card": effect.name, "value": value}))
     for effect in effects.values():
         if effect.ep_change:
             max_ep += effect.ep_change
@@ -255,10 +258,12 @@ def _ep(
             ("epic_follower_max_ep", {"card": follower.name, "value": EPIC_FOLLOWER_MAX_EP})
         )
     start_ep = max_ep
-    overrides = [effect for effect in effects.values() if effect.start_ep is not None]
+    overrides = [
+        (effect, effect.start_ep) for effect in effects.values() if effect.start_ep is not None
+    ]
     if overrides:
-        chosen = min(overrides, key=lambda effect: effect.start_ep)
-        start_ep = min(chosen.start_ep, max_ep)
+        chosen, lowest = min(overrides, key=lambda pair: pair[1])
+        start_ep = min(lowest, max_ep)
         steps.append(("start_ep", {"card": chosen.name, "value": start_ep}))
     return max_ep, start_ep
 

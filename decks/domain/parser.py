@@ -5,8 +5,10 @@ English, colon required)::
 
     Pakli:                    # or Deck: / Main: / Main deck:
     3 Gigaököl
-    3x Tisztítótűz
+    3x Tisztítótűz            # also "3X", "3×"
     2 x Ellenvarázslat
+    Gigaököl x3               # also "Gigaököl ×3", "Gigaököl x 3"
+    x3 Tisztítótűz            # also "×3 Tisztítótűz"
     Mágiatörés                # one copy
     Kiegészítő pakli:         # or Sideboard: / Side deck: / Side:
     ...
@@ -32,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from decks.domain import codes
-from decks.domain.normalize import normalize_name
+from decks.domain.normalize import hungarian_lookalikes, normalize_name
 from decks.domain.types import Violation
 
 #: Every section name, in display order.
@@ -86,6 +88,10 @@ _HEADER_RE = re.compile(
 _COMMENT_RE = re.compile(r"(?:^|\s)#.*$")
 _COUNT_NAME_RE = re.compile(r"^(?P<count>[-+\u2212]?\d+)\s*[xX×]?\s+(?P<name>\S.*)$")
 _COUNT_ONLY_RE = re.compile(r"^(?P<count>[-+\u2212]?\d+)\s*[xX×]?$")
+# "x3 Name" / "×3 Name" (the multiplication sign or letter x before the count).
+_TIMES_COUNT_NAME_RE = re.compile(r"^[xX×]\s*(?P<count>[-+\u2212]?\d+)\s+(?P<name>\S.*)$")
+# "Name x3" / "Name ×3" / "Name x 3" (the count after the name).
+_NAME_TIMES_COUNT_RE = re.compile(r"^(?P<name>\S.*?)\s+[xX×]\s*(?P<count>[-+\u2212]?\d+)$")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\ufeff\u2028\u2029]")
 _SPACES_RE = re.compile(r"\s+")
 
@@ -145,13 +151,18 @@ def _clean(raw: str) -> str:
 
 
 def _parse_card(text: str, line: int | None) -> tuple[DeckLine | None, str | None]:
-    """Read ``"4 Name"``, ``"4x Name"``, ``"4 x Name"`` or ``"Name"``.
+    """Read ``"4 Name"``, ``"4x Name"``, ``"4 x Name"``, ``"x4 Name"``, ``"Name x4"``,
+    ``"Name ×4"`` or ``"Name"`` (one copy).
 
     Returns ``(DeckLine, None)`` or ``(None, reason)`` with a ``parse_error`` reason code.
     """
     count = 1
     name = text
-    match = _COUNT_NAME_RE.match(text)
+    match = (
+        _COUNT_NAME_RE.match(text)
+        or _TIMES_COUNT_NAME_RE.match(text)
+        or _NAME_TIMES_COUNT_RE.match(text)
+    )
     if match is None:
         only = _COUNT_ONLY_RE.match(text)
         if only is not None:
@@ -207,7 +218,8 @@ def parse_text(text: str) -> ParsedDeck:
         if not text_line:
             continue
         target = section
-        header = _HEADER_RE.match(text_line.casefold())
+        # Headers are Hungarian words: "Kiegészítõ pakli:" (õ typed for ő) is a header too.
+        header = _HEADER_RE.match(hungarian_lookalikes(text_line.casefold()))
         if header is not None:
             target = _HEADERS[header.group("header")]
             # Headers contain no colon, so the first colon of the line ends the header.

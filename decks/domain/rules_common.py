@@ -16,8 +16,9 @@ from typing import Protocol
 
 from decks.domain import codes
 from decks.domain.deck import ResolvedLine
+from decks.domain.editions import EditionStatus
 from decks.domain.normalize import normalize_name
-from decks.domain.types import Card, FormatSpec, SideboardMode, Violation
+from decks.domain.types import Card, FormatSpec, SideboardMode, Violation, card_editions
 
 Sections = Mapping[str, Sequence[ResolvedLine]]
 Prepare = Callable[[Sections, FormatSpec], tuple[dict[str, list[ResolvedLine]], list[Violation]]]
@@ -225,3 +226,37 @@ class SectionsUsed:
             if section not in self.allowed
             for entry in lines
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class EditionsLegal:
+    """Every card must have a printing in an edition the format allows
+    (``spec.editions``; ``None`` = every edition, the rule does nothing).
+
+    Codes: ``card_not_legal_in_format`` ``{"editions": [codes], "format"}`` (error: every
+    edition of the card is known and none is allowed); ``card_editions_unknown`` (same
+    params; verdict ``unverified``: the card's editions are unknown, or an edition's status
+    cannot be decided, e.g. no release date). A card is never made illegal on unknown data.
+    Source: docs/rules.md §4 (HKK formats and ban lists: Retró), §10 (WoW TCG formats and ban
+    lists: Core, Block), §1 (HKK card identity, colours and editions).
+    """
+
+    def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
+        legality = spec.editions
+        if legality is None:
+            return []
+        found: list[Violation] = []
+        for lines in sections.values():
+            for entry in lines:
+                editions = card_editions(entry.card) or ()
+                status = legality.card_status(editions)
+                if status is EditionStatus.LEGAL:
+                    continue
+                code = (
+                    codes.CARD_NOT_LEGAL_IN_FORMAT
+                    if status is EditionStatus.NOT_LEGAL
+                    else codes.CARD_EDITIONS_UNKNOWN
+                )
+                params = {"editions": list(editions), "format": legality.label or spec.slug}
+                found.append(Violation(code, params, entry.card.name, entry.line))
+        return found

@@ -22,6 +22,7 @@ from decks.domain import codes
 from decks.domain.rules_common import (
     BanList,
     CopyLimit,
+    EditionsLegal,
     MainDeckSize,
     RuleSet,
     Sections,
@@ -205,6 +206,7 @@ def build_rule_set(code: str = "hkk") -> RuleSet:
             RuleCards(),
             Followers(),
             ColourLimit(),
+            EditionsLegal(),
         ),
         counts_toward_deck=counts_toward_deck,
     )

@@ -15,7 +15,7 @@ hero-dependent checks are skipped, so one mistake does not cascade into dozens o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from decks.domain import codes
@@ -23,6 +23,7 @@ from decks.domain.deck import ResolvedLine
 from decks.domain.rules_common import (
     BanList,
     CopyLimit,
+    EditionsLegal,
     MainDeckSize,
     RuleSet,
     Sections,
@@ -94,7 +95,7 @@ def the_hero(sections: Sections) -> Card | None:
     return None
 
 
-def _deck_lines(sections: Sections):
+def _deck_lines(sections: Sections) -> Iterator[ResolvedLine]:
     for section in ("main", "sideboard"):
         yield from sections.get(section, ())
 
@@ -195,6 +196,7 @@ def build_rule_set(code: str = "wow-constructed") -> RuleSet:
             ClassIcons(),
             FactionIcon(),
             HeroRequired(),
+            EditionsLegal(),
         ),
         prepare=prepare_hero,
         counts_toward_deck=counts_toward_deck,

@@ -1,6 +1,6 @@
 """Value types shared by the deck parser, the rule sets and the catalogue adapters.
 
-Pure Python: nothing here imports Django (../shared/STYLE.md §5.2). The database layer
+Pure Python: nothing here imports Django (house style). The database layer
 (``decks.catalogue``) turns rows into these objects; tests build them by hand.
 """
 
@@ -10,13 +10,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from decks.domain.editions import EditionLegality
+
 
 class CardKind(StrEnum):
     """What a card is for deck construction, derived from its types by the loaders.
 
     Sources: HKK ``Szabálylap`` = rule card, ``Követő`` = follower, subtype ``epikus`` = epic
-    follower, ``hordaparancsnok`` = horde commander (seed 000, Kódex 43, 44, 48); WoW ``Hero``
-    (CR 100.1); Blue Moon leader, inquisitor and emissary (seed 002).
+    follower, ``hordaparancsnok`` = horde commander (Kódex ch. 43, 44, 48; docs/rules.md §2
+    (HKK rule cards, followers and guilds)); WoW ``Hero`` (CR 100.1; docs/rules.md §9 (WoW
+    TCG constructed decks)); Blue Moon leader, inquisitor and emissary (docs/rules.md §12
+    (Blue Moon decks)).
     """
 
     CARD = "card"
@@ -32,6 +36,97 @@ class CardKind(StrEnum):
 
 
 FOLLOWER_KINDS = frozenset({CardKind.FOLLOWER, CardKind.EPIC_FOLLOWER, CardKind.HORDE_COMMANDER})
+
+
+class Coverage(StrEnum):
+    """How much of a game's card pool the catalogue holds (docs/rules.md §17 (Card data
+    sources and coverage)).
+
+    ``COMPLETE``: every card of the game is in the catalogue, so an unknown name is an error
+    (``unknown_card``). ``PARTIAL``: the catalogue is a sample (the bundled HKK sample), so an
+    unknown name proves nothing: the list is ``unverified`` (``card_not_in_catalogue``).
+    """
+
+    COMPLETE = "complete"
+    PARTIAL = "partial"
+
+
+class Verdict(StrEnum):
+    """The outcome of validating one list (``ValidationResult.status``).
+
+    ``LEGAL`` only when every rule was checked and none is broken; ``ILLEGAL`` when a checked
+    rule is broken (whatever else is unknown); ``UNVERIFIED`` when nothing checked is broken
+    but some rule could not be checked (a name the partial catalogue lacks, unknown colours,
+    editions or moon costs …). Source: docs/rules.md §17 (Card data sources and coverage).
+    """
+
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    UNVERIFIED = "unverified"
+
+
+#: ``Card.attributes`` key: the facts of the card that the data does not give, e.g.
+#: ``("types", "colours", "editions", "rarity")`` for a name-only HKK entry taken from the
+#: tournament usage statistics. Rules that need one of these facts report the card instead of
+#: passing it (→ verdict ``unverified``).
+FACTS_UNKNOWN = "facts_unknown"
+#: ``Card.attributes`` key: the kinds a card whose kind is unknown may have (``CardKind``
+#: values), e.g. ``("rule_card", "follower")``. The resolver takes the kind of the section the
+#: player declared it in, when that kind is possible.
+POSSIBLE_KINDS = "possible_kinds"
+#: ``Card.attributes`` key: other spellings that name this card (misspellings of the source
+#: data, common variants); the card index resolves them to the printed name.
+ALIASES = "aliases"
+#: ``Card.attributes`` key: edition codes of later reprints (WoW: sets other than the source
+#: row's own ``series`` in which a card of the same name was printed).
+REPRINT_EDITIONS = "reprint_editions"
+
+
+def unknown_facts(card: Card) -> frozenset[str]:
+    """The facts of ``card`` the data does not give (``Card.attributes["facts_unknown"]``)."""
+    value = card.attributes.get(FACTS_UNKNOWN, ())
+    if isinstance(value, str):
+        return frozenset({value})
+    if isinstance(value, list | tuple | set | frozenset):
+        return frozenset(str(v) for v in value)
+    return frozenset()
+
+
+def possible_kinds(card: Card) -> tuple[CardKind, ...]:
+    """The kinds ``card`` may have when its kind is unknown; ``(card.kind,)`` otherwise."""
+    value = card.attributes.get(POSSIBLE_KINDS)
+    if isinstance(value, list | tuple):
+        kinds = tuple(CardKind(str(v)) for v in value if str(v) in CardKind._value2member_map_)
+        if kinds:
+            return kinds
+    return (card.kind,)
+
+
+def card_aliases(card: Card) -> tuple[str, ...]:
+    """Other spellings of ``card`` (``Card.attributes["aliases"]``), ``()`` if none."""
+    value = card.attributes.get(ALIASES, ())
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple):
+        return tuple(str(v) for v in value)
+    return ()
+
+
+def card_editions(card: Card) -> tuple[str, ...] | None:
+    """Every edition code ``card`` is printed in (``attributes["editions"]`` then
+    ``attributes["reprint_editions"]``), or ``None`` when unknown (no editions in the data,
+    or ``"editions"`` among :func:`unknown_facts`). docs/rules.md §1 (HKK card identity,
+    colours and editions)."""
+    if "editions" in unknown_facts(card):
+        return None
+    found: list[str] = []
+    for key in ("editions", REPRINT_EDITIONS):
+        value = card.attributes.get(key, ())
+        if isinstance(value, str):
+            value = (value,)
+        if isinstance(value, list | tuple):
+            found.extend(str(v) for v in value if str(v))
+    return tuple(dict.fromkeys(found)) or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +204,10 @@ class FormatSpec:
         banned: normalised names that may not appear anywhere.
         sideboard_only: normalised names that may appear only in the sideboard.
         params: rule-set specific numbers (Blue Moon moon budget, deck size …).
+        editions: the editions the format allows, resolved from its policy and the edition
+            table (``decks.domain.editions.resolve_edition_legality``); ``None`` = every
+            edition (docs/rules.md §4 (HKK formats and ban lists), §10 (WoW TCG formats and
+            ban lists)).
     """
 
     slug: str
@@ -125,6 +224,7 @@ class FormatSpec:
     banned: frozenset[str] = frozenset()
     sideboard_only: frozenset[str] = frozenset()
     params: Mapping[str, object] = field(default_factory=dict)
+    editions: EditionLegality | None = None
 
 
 @dataclass(frozen=True, slots=True)
