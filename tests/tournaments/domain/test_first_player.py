@@ -1,4 +1,5 @@
-"""First-player rights (tournaments.domain.first_player): seed 000 (HKK) and MTR 2.2."""
+"""First-player rights (tournaments.domain.first_player), the older policy-only form:
+docs/rules.md §6 HKK first-player rights and Magic Tournament Rules 2.2."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def game(number, holder, waived, winner):
 
 
 def test_registry_and_unknown_code():
-    assert set(POLICIES) == {"hkk", "loser_chooses"}
+    assert set(POLICIES) == {"hkk", "wow", "blue_moon", "loser_chooses"}
     assert get_policy("hkk").code == "hkk"
     with pytest.raises(UnknownPolicy):
         get_policy("coin_flip")
