@@ -47,7 +47,7 @@ def test_hkk_game_one_needs_a_die_roll():
     assert decision.reason == "die_roll"
 
 
-def test_hkk_seed_sequence_with_waiver_in_game_one():
+def test_hkk_faq_sequence_with_waiver_in_game_one():
     # B wins the die roll (player 1) and waives: A goes first in game 1.
     state = MatchState(A, B, roll_winner=B)
     d1 = next_right(state)
