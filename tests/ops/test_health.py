@@ -1,6 +1,6 @@
 """/healthz/ and /readyz/ (hkk_tournament.health) through real requests.
 
-The broker checks talk to real services: Redis on 127.0.0.1:6379 (``HKK_TEST_REDIS_URL``
+The broker checks talk to real services: Redis on 127.0.0.1:6379 (``TEST_REDIS_URL``
 overrides) and a refused port on the loopback for the failing case.
 """
 
@@ -11,7 +11,7 @@ import os
 import pytest
 from django.db import OperationalError, connections
 
-REDIS_URL = os.environ.get("HKK_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REFUSED_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1 of the loopback
 
 

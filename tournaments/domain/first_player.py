@@ -1,87 +1,108 @@
 """First-player rights ("kezdés joga") per game of a match: a registry of pure policies.
 
 Interface. A policy looks at a ``MatchState`` (the two entries, the game-1 die-roll winner once
-rolled, the game-3 re-roll agreement and result, the games recorded so far) and returns a
-``RightDecision`` for the *next* game:
+rolled, the HKK game-3 re-roll agreement and result, the games recorded so far) and the
+format's ``MatchStructure``, and returns a ``RightDecision`` for the *next* game:
 
-* ``holder``: the entry holding the right to go first, or ``None`` with ``needs_roll=True`` when a
-  die roll decides (game 1, or game 3 after an agreed re-roll). The service records the roll
-  winner in the state (``roll_winner`` / ``game3_roll_winner``) and asks again.
+* ``holder``: the entry holding the right to go first (HKK) or choosing who starts (WoW TCG,
+  Blue Moon; ``mode`` tells which), or ``None`` with ``needs_roll=True`` when a die roll
+  decides (game 1, or HKK game 3 after an agreed re-roll). The service records the roll winner
+  with ``record_die_roll`` (which returns the new state) and asks again.
 * ``reason``: a stable code; ``params``: values for the explanation the Django layer renders
-  (e.g. ``{"game": 2, "player": 2}`` → "game 2: player 2 (B) per rule").
+  (e.g. ``{"game": 2, "player": 2}`` → "game 2: player 2 (B) per rule"). ``player`` is 1 for
+  the game-1 roll winner and 2 for the other entry.
 
-The holder may always waive the right; the other entry then goes first (``first_player``).
-``validate_game`` checks a recorded game against the decision and raises ``InconsistentGame``.
+The holder may always waive the right / let the opponent start (``StartChoice.OPPONENT``); the
+other entry then goes first (``first_player``). ``validate_game`` checks a recorded game.
 
-Policies (``POLICIES``):
+Reason codes: ``die_roll`` (game 1; ``needs_roll`` until the roll is recorded),
+``player_2_game_2``, ``player_1_game_3``, ``reroll_game_3`` (HKK), ``loser_of_previous``,
+``same_after_draw``, ``alternate`` (games 2+ under ``wow``, ``blue_moon``, ``loser_chooses``).
 
-* ``hkk`` – seed 000, paragraph "A játék kezdésének eldöntésére…", RULES.md §1.4 (KODEX II
-  §3.6–3.7 agrees): game 1 a die roll, the winner is player 1 (P1) and holds the right; game 2 the
-  right goes to player 2 even if P1 waived in game 1; game 3 back to P1, unless both agreed
-  before the game-1 roll to roll again for game 3. A match has at most 3 games (RULES.md §1.7).
-* ``loser_chooses`` – MTR 2.2 (TOURNAMENT-PRACTICE.md §4.1), used for WoW TCG: game 1 the die-roll
-  winner chooses; after each game its loser chooses; after a drawn game the player who chose for
-  the drawn game chooses again (the XMage #7783 bug class).
+Policies (``POLICIES``; codes in ``match_structure.PolicyCode``):
+
+* ``hkk`` (docs/rules.md §6 HKK first-player rights; HKK FAQ on rule cards, followers, pair
+  tournaments and first-player rights, paragraph "A játék kezdésének eldöntésére…"; the HKK
+  Kódex part II §3.6–3.7 agrees): game 1 a die roll, whose winner is player 1 and holds the
+  right; game 2 the right goes to player 2 even if player 1 waived in game 1; game 3 back to
+  player 1, unless both agreed *before the game-1 roll* to roll again for game 3 ("Ha még az
+  első játék kezdésekor a kockadobás előtt mindkét játékos beleegyezik…"). Any holder may waive.
+* ``wow`` (docs/rules.md §11 WoW TCG matches and first player; WoW TCG starter rulebook: "Aki a
+  legnagyobbat dobta, eldöntheti, ki kezdi a játékot"): the die roll winner chooses who starts
+  game 1. Later games follow ``MatchStructure.later_games``, by default Magic Tournament Rules
+  2.2 (inferred for WoW TCG): the loser of the previous game chooses; after a drawn game the
+  player who chose for the drawn game chooses again (so a drawn game 1 leaves the choice with
+  the roll winner).
+* ``blue_moon`` (docs/rules.md §13 Blue Moon matches): who starts is not in the Blue Moon FAQ
+  (unknown); as ``wow``: the die roll winner chooses (inferred).
+* ``loser_chooses``: the generic Magic Tournament Rules 2.2 policy (stored tournaments use it
+  for WoW TCG and Blue Moon): as ``wow`` with later games always ``loser_chooses``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
-from tournaments.domain.types import EntryId, GameRecord
+from tournaments.domain.match import (
+    InconsistentGame,
+    MatchState,
+    check_can_play,
+)
+from tournaments.domain.match_structure import (
+    HKK_GAMES_PER_MATCH,
+    MAX_GAMES_PER_MATCH,
+    LaterGames,
+    MatchStructure,
+    PolicyCode,
+    structure_for_policy,
+)
+from tournaments.domain.types import EntryId, GameRecord, StartChoice
+
+__all__ = [
+    "POLICIES",
+    "FirstPlayerPolicy",
+    "InconsistentGame",
+    "MatchState",
+    "RightDecision",
+    "RightMode",
+    "StartChoice",
+    "UnknownPolicy",
+    "agree_reroll_game3",
+    "first_player",
+    "get_policy",
+    "make_game",
+    "next_right",
+    "record_die_roll",
+    "validate_game",
+    "validate_games",
+]
 
 
-class UnknownPolicy(LookupError):  # noqa: N818 (name fixed by the brief)
+class UnknownPolicy(LookupError):  # noqa: N818 (public name kept)
     """Raised by ``get_policy`` for a code that is not in ``POLICIES``."""
 
 
-class InconsistentGame(ValueError):  # noqa: N818 (name fixed by the brief)
-    """A recorded game contradicts the first-player rule; ``code`` is stable for messages.
+class RightMode(StrEnum):
+    """How the decided entry uses its right.
 
-    Codes: ``unknown_entry``, ``wrong_game_number``, ``roll_not_recorded``,
-    ``wrong_right_holder``, ``wrong_first_player``, ``wrong_winner``, ``too_many_games``.
+    ``holds_right``: HKK wording: the entry holds the right to start and may waive it.
+    ``chooses``: WoW TCG / Magic Tournament Rules wording: the entry chooses who starts.
+    Both are recorded the same way (``GameRecord.right_holder`` and ``waived`` / ``choice``).
     """
 
-    def __init__(self, code: str, params: Mapping[str, object] | None = None) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = dict(params or {})
-
-
-@dataclass(frozen=True, slots=True)
-class MatchState:
-    """What a policy needs to know about a match.
-
-    Attributes:
-        a, b: the two entries (``a`` is the table's first seat; it has no rule meaning).
-        roll_winner: winner of the game-1 die roll (player 1), ``None`` before the roll.
-        reroll_game3: both entries agreed *before the game-1 roll* to roll again for game 3.
-        game3_roll_winner: winner of that re-roll, ``None`` before it.
-        games: games recorded so far, in order (``number`` 1, 2, …).
-    """
-
-    a: EntryId
-    b: EntryId
-    roll_winner: EntryId | None = None
-    reroll_game3: bool = False
-    game3_roll_winner: EntryId | None = None
-    games: tuple[GameRecord, ...] = ()
-
-    def other(self, entry: EntryId) -> EntryId:
-        """The opponent of ``entry`` in this match; ``InconsistentGame('unknown_entry')``."""
-        if entry == self.a:
-            return self.b
-        if entry == self.b:
-            return self.a
-        raise InconsistentGame("unknown_entry", {"entry": entry})
+    HOLDS_RIGHT = "holds_right"
+    CHOOSES = "chooses"
 
 
 @dataclass(frozen=True, slots=True)
 class RightDecision:
-    """Who holds the right to go first in game ``game_number`` and why.
+    """Who holds the right to go first (or chooses who starts) in game ``game_number``, and why.
 
     ``holder is None`` together with ``needs_roll=True`` means "a die roll decides".
+    ``reason`` and ``params`` are described in the module docstring; ``mode`` tells whether the
+    holder holds a waivable right (HKK) or chooses (WoW TCG, Blue Moon).
     """
 
     game_number: int
@@ -89,15 +110,23 @@ class RightDecision:
     needs_roll: bool
     reason: str
     params: Mapping[str, object] = field(default_factory=dict)
+    mode: RightMode = RightMode.HOLDS_RIGHT
+
+    @property
+    def chooser(self) -> EntryId | None:
+        """The entry that decides who starts (same as ``holder``)."""
+        return self.holder
 
 
 @dataclass(frozen=True, slots=True)
 class FirstPlayerPolicy:
-    """A registered policy: stable ``code`` and a pure ``decide(state) -> RightDecision``."""
+    """A registered policy: stable ``code``, a pure ``decide(state, structure)``, the most
+    games its own rule names (``None`` = no limit) and its ``mode``."""
 
     code: str
-    decide: Callable[[MatchState], RightDecision]
+    decide: Callable[[MatchState, MatchStructure], RightDecision]
     max_games: int | None = None
+    mode: RightMode = RightMode.HOLDS_RIGHT
 
 
 def first_player(holder: EntryId, waived: bool, a: EntryId, b: EntryId) -> EntryId:
@@ -112,6 +141,35 @@ def first_player(holder: EntryId, waived: bool, a: EntryId, b: EntryId) -> Entry
     return b if holder == a else a
 
 
+def make_game(
+    state: MatchState,
+    *,
+    holder: EntryId,
+    choice: StartChoice | str = StartChoice.SELF,
+    winner: EntryId | None,
+    score: int | None = None,
+) -> GameRecord:
+    """The ``GameRecord`` of the next game of ``state`` from the holder's / chooser's
+    ``choice`` (``"self"`` or ``"opponent"``): fills ``number``, ``waived`` and ``first``.
+
+    ``winner`` is ``None`` for a drawn game; ``score`` is the winner's score (Blue Moon
+    crystals). Nothing is checked against the rules; pass the result to ``validate_game``.
+
+    Raises:
+        InconsistentGame: ``unknown_entry`` for a holder outside the match.
+        ValueError: a ``choice`` that is not a :class:`StartChoice` value.
+    """
+    waived = StartChoice(choice) == StartChoice.OPPONENT
+    return GameRecord(
+        number=len(state.games) + 1,
+        right_holder=holder,
+        waived=waived,
+        first=first_player(holder, waived, state.a, state.b),
+        winner=winner,
+        score=score,
+    )
+
+
 def _player_one(state: MatchState) -> EntryId | None:
     if state.roll_winner is not None:
         state.other(state.roll_winner)  # validates membership
@@ -121,57 +179,72 @@ def _player_one(state: MatchState) -> EntryId | None:
     return None
 
 
-def _roll(game: int, reason: str) -> RightDecision:
-    return RightDecision(game, None, True, reason, {"game": game})
+def _roll(game: int, reason: str, mode: RightMode) -> RightDecision:
+    return RightDecision(game, None, True, reason, {"game": game}, mode)
 
 
-def _decide_hkk(state: MatchState) -> RightDecision:
+def _decide_hkk(state: MatchState, structure: MatchStructure) -> RightDecision:
+    mode = RightMode.HOLDS_RIGHT
     game = len(state.games) + 1
-    if game > 3:
-        raise InconsistentGame("too_many_games", {"max_games": 3})
+    if game > HKK_GAMES_PER_MATCH:
+        raise InconsistentGame("too_many_games", {"max_games": HKK_GAMES_PER_MATCH})
     p1 = _player_one(state)
     if p1 is None:
-        return _roll(1, "die_roll")
+        return _roll(1, "die_roll", mode)
     if game == 1:
-        return RightDecision(1, p1, False, "die_roll", {"game": 1, "player": 1})
+        return RightDecision(1, p1, False, "die_roll", {"game": 1, "player": 1}, mode)
     if game == 2:
-        return RightDecision(2, state.other(p1), False, "player_2_game_2", {"game": 2, "player": 2})
+        return RightDecision(
+            2, state.other(p1), False, "player_2_game_2", {"game": 2, "player": 2}, mode
+        )
     if state.reroll_game3:
         if state.game3_roll_winner is None:
-            return _roll(3, "reroll_game_3")
+            return _roll(3, "reroll_game_3", mode)
         state.other(state.game3_roll_winner)
         player = 1 if state.game3_roll_winner == p1 else 2
         return RightDecision(
-            3, state.game3_roll_winner, False, "reroll_game_3", {"game": 3, "player": player}
+            3, state.game3_roll_winner, False, "reroll_game_3", {"game": 3, "player": player}, mode
         )
-    return RightDecision(3, p1, False, "player_1_game_3", {"game": 3, "player": 1})
+    return RightDecision(3, p1, False, "player_1_game_3", {"game": 3, "player": 1}, mode)
 
 
-def _decide_loser_chooses(state: MatchState) -> RightDecision:
+def _decide_chooser(state: MatchState, structure: MatchStructure) -> RightDecision:
+    mode = RightMode.CHOOSES
     game = len(state.games) + 1
     p1 = _player_one(state)
     if p1 is None:
-        return _roll(1, "die_roll")
+        return _roll(1, "die_roll", mode)
     if game == 1:
-        return RightDecision(1, p1, False, "die_roll", {"game": 1, "player": 1})
+        return RightDecision(1, p1, False, "die_roll", {"game": 1, "player": 1}, mode)
     previous = state.games[-1]
-    if previous.winner is None:
+    if previous.right_holder is None:
+        raise InconsistentGame("wrong_right_holder", {"game": previous.number})
+    if structure.effective_later_games == LaterGames.ALTERNATE:
+        holder = state.other(previous.right_holder)
+        reason = "alternate"
+    elif previous.winner is None:
         holder = previous.right_holder
-        if holder is None:
-            raise InconsistentGame("wrong_right_holder", {"game": previous.number})
         reason = "same_after_draw"
     else:
         holder = state.other(previous.winner)
         reason = "loser_of_previous"
     player = 1 if holder == p1 else 2
     return RightDecision(
-        game, holder, False, reason, {"game": game, "player": player, "previous": game - 1}
+        game, holder, False, reason, {"game": game, "player": player, "previous": game - 1}, mode
     )
 
 
 POLICIES: dict[str, FirstPlayerPolicy] = {
-    "hkk": FirstPlayerPolicy("hkk", _decide_hkk, max_games=3),
-    "loser_chooses": FirstPlayerPolicy("loser_chooses", _decide_loser_chooses),
+    PolicyCode.HKK.value: FirstPlayerPolicy(
+        "hkk", _decide_hkk, max_games=HKK_GAMES_PER_MATCH, mode=RightMode.HOLDS_RIGHT
+    ),
+    PolicyCode.WOW.value: FirstPlayerPolicy("wow", _decide_chooser, mode=RightMode.CHOOSES),
+    PolicyCode.BLUE_MOON.value: FirstPlayerPolicy(
+        "blue_moon", _decide_chooser, mode=RightMode.CHOOSES
+    ),
+    PolicyCode.LOSER_CHOOSES.value: FirstPlayerPolicy(
+        "loser_chooses", _decide_chooser, mode=RightMode.CHOOSES
+    ),
 }
 
 
@@ -183,20 +256,86 @@ def get_policy(code: str) -> FirstPlayerPolicy:
         raise UnknownPolicy(code) from None
 
 
-def next_right(state: MatchState, *, policy: str = "hkk") -> RightDecision:
-    """Decision for the next game of ``state`` under the policy ``policy`` (a registry code)."""
-    return get_policy(policy).decide(state)
+def _legacy_structure(policy: str) -> MatchStructure:
+    """The structure implied by a bare policy code: the policy's own game limit (HKK 3, the
+    others the largest accepted), every game played."""
+    max_games = get_policy(policy).max_games or MAX_GAMES_PER_MATCH
+    return structure_for_policy(policy, games_per_match=max_games, ends_when_decided=False)
 
 
-def validate_game(decision: RightDecision, record: GameRecord, state: MatchState) -> None:
+def _structure(structure: MatchStructure | None, policy: str | None) -> MatchStructure:
+    if structure is None:
+        return _legacy_structure(policy or PolicyCode.HKK.value)
+    if policy is not None and policy != structure.policy:
+        raise ValueError(f"policy {policy!r} contradicts the structure's {structure.policy!r}")
+    return structure
+
+
+def next_right(
+    state: MatchState, structure: MatchStructure | None = None, *, policy: str | None = None
+) -> RightDecision:
+    """Decision for the next game of ``state`` under ``structure`` (its ``policy`` and
+    ``later_games``).
+
+    ``next_right(state, policy="hkk")`` (no structure) is the older form: the policy's own game
+    limit, no best-of ending; new callers pass the format's structure.
+
+    Raises:
+        InconsistentGame: ``too_many_games`` / ``match_already_decided`` when no further game
+            is played (``match.check_can_play``); ``unknown_entry`` for a roll winner outside
+            the match; ``wrong_right_holder`` when a recorded game lacks its holder.
+        UnknownPolicy: an unregistered ``policy``.
+        ValueError: ``policy`` given and different from ``structure.policy``.
+    """
+    structure = _structure(structure, policy)
+    check_can_play(state, structure)
+    return get_policy(structure.policy).decide(state, structure)
+
+
+def _check_outcome(record: GameRecord, structure: MatchStructure) -> None:
+    if record.winner is None:
+        if not structure.game_draws:
+            raise InconsistentGame("draw_not_allowed", {"game": record.number})
+        if record.score is not None:
+            raise InconsistentGame("score_not_allowed", {"game": record.number})
+        return
+    if not structure.scored:
+        if record.score is not None:
+            raise InconsistentGame("score_not_allowed", {"game": record.number})
+        return
+    top = structure.game_score_max
+    if record.score is None:
+        raise InconsistentGame(
+            "score_missing", {"game": record.number, "unit": structure.game_score_unit}
+        )
+    if isinstance(record.score, bool) or top is None or not 1 <= record.score <= top:
+        raise InconsistentGame(
+            "score_out_of_range",
+            {"game": record.number, "got": record.score, "min": 1, "max": top},
+        )
+
+
+def validate_game(
+    decision: RightDecision,
+    record: GameRecord,
+    state: MatchState,
+    structure: MatchStructure | None = None,
+) -> None:
     """Check that ``record`` (the next game of ``state``) follows ``decision``.
 
     The holder must be the decided one, ``first`` must be the holder unless waived (then the
-    other entry), and the winner one of the two entries or ``None`` (draw).
+    other entry), and the winner one of the two entries or ``None`` (draw). With a
+    ``structure`` also: the match is not over, draws are allowed, and the score (Blue Moon
+    crystals) is given for a won game, 1 … ``game_score_max``, and absent otherwise.
 
     Raises:
-        InconsistentGame: with the codes listed on the class.
+        InconsistentGame: ``too_many_games``, ``match_already_decided``, ``wrong_game_number``,
+            ``roll_not_recorded``, ``wrong_right_holder``, ``wrong_first_player``,
+            ``wrong_winner``, ``draw_not_allowed``, ``score_missing``, ``score_out_of_range``,
+            ``score_not_allowed``.
     """
+    if structure is not None:
+        check_can_play(state, structure)
     if record.number != decision.game_number:
         raise InconsistentGame(
             "wrong_game_number", {"expected": decision.game_number, "got": record.number}
@@ -216,20 +355,89 @@ def validate_game(decision: RightDecision, record: GameRecord, state: MatchState
         )
     if record.winner is not None and record.winner not in (state.a, state.b):
         raise InconsistentGame("wrong_winner", {"game": record.number, "got": record.winner})
+    if structure is not None:
+        _check_outcome(record, structure)
 
 
-def validate_games(state: MatchState, *, policy: str = "hkk") -> None:
-    """Replay every recorded game of ``state`` through ``policy`` and ``validate_game``.
+def validate_games(
+    state: MatchState, structure: MatchStructure | None = None, *, policy: str | None = None
+) -> None:
+    """Replay the whole match: the recorded rolls, then every game through ``next_right`` and
+    ``validate_game`` (with the structure's checks when one is given).
 
-    Raises ``InconsistentGame`` at the first game that breaks the rule.
+    Raises:
+        InconsistentGame: at the first roll or game that breaks the rules: ``unknown_entry``,
+            ``roll_not_expected`` (a game-3 roll winner without an agreed re-roll),
+            ``reroll_not_available`` (an agreement the structure does not offer), and the codes
+            of ``validate_game``.
     """
+    full = _structure(structure, policy)
+    for entry in (state.roll_winner, state.game3_roll_winner):
+        if entry is not None:
+            state.other(entry)
+    if state.reroll_game3 and not full.reroll_game3_available:
+        raise InconsistentGame("reroll_not_available", {"policy": str(full.policy)})
+    if state.game3_roll_winner is not None and not state.reroll_game3:
+        raise InconsistentGame("roll_not_expected", {"game": 3})
     for i, record in enumerate(state.games):
-        prefix = MatchState(
-            state.a,
-            state.b,
-            state.roll_winner,
-            state.reroll_game3,
-            state.game3_roll_winner,
-            state.games[:i],
-        )
-        validate_game(next_right(prefix, policy=policy), record, prefix)
+        prefix = replace(state, games=state.games[:i])
+        validate_game(next_right(prefix, full), record, prefix, structure)
+
+
+def agree_reroll_game3(state: MatchState, structure: MatchStructure) -> MatchState:
+    """Record that both entries agree to decide game 3 by a new die roll (HKK).
+
+    The agreement is valid only if made before the game-1 die roll (docs/rules.md §6 HKK
+    first-player rights; HKK FAQ on rule cards, followers, pair tournaments and first-player
+    rights: "Ha még az első játék kezdésekor a kockadobás előtt mindkét játékos beleegyezik…").
+
+    Returns the new state (``reroll_game3=True``).
+
+    Raises:
+        InconsistentGame: ``reroll_not_available`` (not ``hkk`` with three games),
+            ``reroll_agreement_too_late`` (the game-1 roll or a game is already recorded).
+    """
+    if not structure.reroll_game3_available:
+        raise InconsistentGame("reroll_not_available", {"policy": str(structure.policy)})
+    if state.roll_winner is not None or state.games:
+        raise InconsistentGame("reroll_agreement_too_late", {"game": 1})
+    return replace(state, reroll_game3=True)
+
+
+def record_die_roll(
+    state: MatchState,
+    structure: MatchStructure,
+    winner: EntryId,
+    *,
+    reroll_game3_agreed: bool | None = None,
+) -> MatchState:
+    """Record the winner of the die roll the next game needs and return the new state.
+
+    * Game 1 (every policy): sets ``roll_winner``. ``reroll_game3_agreed`` (HKK) is the
+      agreement the players made before this roll; it can be set or withdrawn only while the
+      game-1 roll is not yet recorded. ``None`` keeps the current agreement.
+    * HKK game 3 after an agreed re-roll: sets ``game3_roll_winner``.
+    * A roll already recorded may be replaced (a correction) until its game is recorded.
+
+    Raises:
+        InconsistentGame: ``unknown_entry``; ``reroll_agreement_too_late`` (changing the
+            agreement once the game-1 roll or a game is recorded); ``reroll_not_available``;
+            ``too_many_games`` / ``match_already_decided``; ``roll_not_expected`` when no die
+            roll decides the next game (e.g. HKK game 2, WoW TCG game 2).
+    """
+    state.other(winner)
+    if reroll_game3_agreed is not None and reroll_game3_agreed != state.reroll_game3:
+        if reroll_game3_agreed and not structure.reroll_game3_available:
+            raise InconsistentGame("reroll_not_available", {"policy": str(structure.policy)})
+        if state.roll_winner is not None or state.games:
+            raise InconsistentGame("reroll_agreement_too_late", {"game": 1})
+        state = replace(state, reroll_game3=reroll_game3_agreed)
+    if not state.games:
+        return replace(state, roll_winner=winner)
+    decision = next_right(state, structure)
+    corrects_game3_roll = decision.reason == "reroll_game_3" and decision.game_number == 3
+    if decision.needs_roll or corrects_game3_roll:
+        if decision.game_number == 1:
+            return replace(state, roll_winner=winner)
+        return replace(state, game3_roll_winner=winner)
+    raise InconsistentGame("roll_not_expected", {"game": decision.game_number})

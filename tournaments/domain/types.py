@@ -4,22 +4,36 @@ Pure Python (no Django). The services in ``tournaments.services`` turn database 
 objects, call the domain functions (``swiss.pair_round``, ``standings.compute_standings``,
 ``first_player.next_right``) and store what comes back.
 
-Sources: ../shared/domain/RULES.md §1.4 (first-player rights), §1.7 (scoring), §4; MTR 2.2 and
-Appendix C as summarised in ../shared/domain/TOURNAMENT-PRACTICE.md.
+Sources: docs/rules.md §6 HKK first-player rights, §8 HKK tournament structure and scoring,
+§11 WoW TCG matches and first player, §13 Blue Moon matches, §15 Match points and tiebreakers
+(Magic Tournament Rules 2.2 and Appendix C).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 
 EntryId = int
 
 
+class StartChoice(StrEnum):
+    """What the holder of the right (HKK) or the chooser (WoW TCG, Blue Moon) decided.
+
+    ``self``: the holder / chooser starts. ``opponent``: the other entry starts (HKK: the holder
+    waived the right; Magic Tournament Rules 2.2: chose to draw). No statement means ``self``.
+    """
+
+    SELF = "self"
+    OPPONENT = "opponent"
+
+
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """Points per match and per game. HKK: match 3/1/0, game 2/1/0 (RULES.md §1.7).
+    """Points per match and per game. HKK: match 3/1/0, game 2/1/0 (docs/rules.md §8 HKK
+    tournament structure and scoring).
 
     ``bye_games_won`` is the game score credited to a bye (a 2–0 win by default).
     """
@@ -39,10 +53,14 @@ class GameRecord:
 
     Attributes:
         number: 1-based game number inside the match.
-        right_holder: entry that held the right to go first (kezdés joga).
-        waived: the holder waived the right (so the other entry went first).
+        right_holder: entry that held the right to go first (HKK "kezdés joga"), or that chose
+            who starts (WoW TCG, Blue Moon: the chooser, ``chosen_by``).
+        waived: the holder waived the right / the chooser let the opponent start (so the other
+            entry went first); ``choice`` gives the same as a :class:`StartChoice`.
         first: entry that actually went first.
         winner: winning entry, or ``None`` for a drawn game.
+        score: the winner's score for the game in the structure's unit (Blue Moon crystals),
+            ``None`` where no score is kept or the game is drawn.
     """
 
     number: int
@@ -50,6 +68,17 @@ class GameRecord:
     waived: bool
     first: EntryId | None
     winner: EntryId | None
+    score: int | None = None
+
+    @property
+    def chosen_by(self) -> EntryId | None:
+        """The entry that chose who starts (same as ``right_holder``)."""
+        return self.right_holder
+
+    @property
+    def choice(self) -> StartChoice:
+        """The holder's / chooser's decision: ``opponent`` when waived, else ``self``."""
+        return StartChoice.OPPONENT if self.waived else StartChoice.SELF
 
 
 @dataclass(frozen=True, slots=True)

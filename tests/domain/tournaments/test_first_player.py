@@ -1,4 +1,5 @@
-"""First-player rights (tournaments.domain.first_player): seed 000 (HKK) and MTR 2.2."""
+"""First-player rights (tournaments.domain.first_player), the older policy-only form:
+docs/rules.md §6 HKK first-player rights and Magic Tournament Rules 2.2."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def game(number, holder, waived, winner):
 
 
 def test_registry_and_unknown_code():
-    assert set(POLICIES) == {"hkk", "loser_chooses"}
+    assert set(POLICIES) == {"hkk", "wow", "blue_moon", "loser_chooses"}
     assert get_policy("hkk").code == "hkk"
     with pytest.raises(UnknownPolicy):
         get_policy("coin_flip")
@@ -46,7 +47,7 @@ def test_hkk_game_one_needs_a_die_roll():
     assert decision.reason == "die_roll"
 
 
-def test_hkk_seed_sequence_with_waiver_in_game_one():
+def test_hkk_faq_sequence_with_waiver_in_game_one():
     # B wins the die roll (player 1) and waives: A goes first in game 1.
     state = MatchState(A, B, roll_winner=B)
     d1 = next_right(state)

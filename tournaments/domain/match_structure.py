@@ -1,0 +1,319 @@
+"""Match structure per format: how many games a match has, when it ends, how games are scored
+and which first-player policy decides who starts each game.
+
+A :class:`MatchStructure` is plain data (``to_dict`` / ``from_dict`` round-trip through JSON),
+so it can be stored per format or per tournament and edited by an organiser. The pure functions
+that use it live in ``tournaments.domain.match`` (is the match decided, how many games remain,
+the match result) and ``tournaments.domain.first_player`` (who holds the right or chooses for the
+next game).
+
+What the sources say, and what is a setting (marks as in docs/rules.md: confirmed / secondary /
+inferred / unknown):
+
+* HKK (docs/rules.md §6 HKK first-player rights, §8 HKK tournament structure and scoring; HKK FAQ
+  on rule cards, followers, pair tournaments and first-player rights): three games against each
+  opponent (confirmed; "Pörgős" plays one). Whether game 3 is played at 2–0 is not stated
+  (unknown): by default all three are played, because game points count per game (inferred);
+  ``ends_when_decided=True`` skips it. Games may be drawn (a drawn game is worth 1 game point,
+  confirmed).
+* WoW TCG (docs/rules.md §11 WoW TCG matches and first player; WoW TCG starter rulebook): the die
+  roll winner decides who starts (confirmed). Classic and Block are best of three, Core best of
+  one (secondary). Later games: the loser of the previous game chooses, and after a drawn game the
+  player who chose for it chooses again (Magic Tournament Rules 2.2; inferred for WoW TCG, so it is
+  the ``later_games`` setting).
+* Blue Moon (docs/rules.md §13 Blue Moon matches; Blue Moon FAQ by C. Dearlove): one game per
+  match, scored in crystals (confirmed / secondary). Only the winner scores: at most 4 crystals
+  in the base game, up to 7 with Emissaries and Inquisitors (so ``game_score_max`` is a
+  setting). The FAQ's end-of-game rules always name a winner (running out of cards decides when
+  no dragon is attracted), so drawn games are off by default (``game_draws``). An irregularity
+  (Special Rule 11, e.g. an invalid deck) loses the game with the opponent scoring the maximum.
+  Who starts is not in the stored sources (unknown): by default a die roll whose winner chooses
+  (inferred, as in WoW TCG); the organiser may pick another policy. One community event played
+  games until a player reached 5 crystals (secondary): ``target_score``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+
+__all__ = [
+    "GAME_DEFAULT_PRESET",
+    "MAX_GAMES_PER_MATCH",
+    "PRESETS",
+    "HKK_GAMES_PER_MATCH",
+    "InvalidStructure",
+    "LaterGames",
+    "MatchStructure",
+    "PolicyCode",
+    "get_preset",
+    "structure_for_policy",
+]
+
+#: Hard upper bound on games per match accepted from stored data.
+MAX_GAMES_PER_MATCH = 9
+
+#: The HKK first-player rule names games 1–3 only (docs/rules.md §6 HKK first-player rights).
+HKK_GAMES_PER_MATCH = 3
+
+
+class InvalidStructure(ValueError):  # noqa: N818 (matches InconsistentGame)
+    """A match structure that cannot be used; ``code`` is stable for messages.
+
+    Codes: ``unknown_field``, ``invalid_value`` (wrong type), ``unknown_policy``,
+    ``invalid_games_per_match``, ``too_many_games_for_policy``, ``unknown_later_games``,
+    ``later_games_not_configurable``, ``invalid_game_score``, ``invalid_target_score``,
+    ``unknown_preset``. ``params`` holds the values for the message (``field``, ``value``,
+    ``max`` …).
+    """
+
+    def __init__(self, code: str, params: Mapping[str, object] | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = dict(params or {})
+
+
+class PolicyCode(StrEnum):
+    """First-player policy codes (implemented in ``tournaments.domain.first_player``).
+
+    * ``hkk``: docs/rules.md §6 HKK first-player rights. Die roll for game 1; its winner is
+      player 1 and holds the right (may waive); game 2 belongs to player 2, game 3 to player 1,
+      or to a new die roll when both agreed before the game-1 roll.
+    * ``wow``: docs/rules.md §11 WoW TCG matches and first player. The die roll winner chooses
+      who starts game 1; later games follow ``MatchStructure.later_games``.
+    * ``blue_moon``: docs/rules.md §13 Blue Moon matches. As ``wow`` (who starts is unknown in
+      the sources; inferred).
+    * ``loser_chooses``: generic Magic Tournament Rules 2.2 policy, kept for stored tournaments:
+      the die roll winner chooses for game 1, then always the loser of the previous game (after a
+      drawn game, whoever chose for it).
+    """
+
+    HKK = "hkk"
+    WOW = "wow"
+    BLUE_MOON = "blue_moon"
+    LOSER_CHOOSES = "loser_chooses"
+
+
+class LaterGames(StrEnum):
+    """Who holds the right / chooses in games after the first (``wow`` and ``blue_moon``).
+
+    * ``loser_chooses``: the loser of the previous game chooses; after a drawn game the player
+      who chose for the drawn game chooses again (Magic Tournament Rules 2.2; the default).
+    * ``alternate``: the player who did not hold the right in the previous game (inferred
+      option, the way HKK passes the right from game 1 to game 2).
+    """
+
+    LOSER_CHOOSES = "loser_chooses"
+    ALTERNATE = "alternate"
+
+
+#: Policies whose later games are fixed by their own rule (no ``later_games`` setting).
+_FIXED_LATER_GAMES = frozenset({PolicyCode.HKK, PolicyCode.LOSER_CHOOSES})
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStructure:
+    """How the games of one match are played and counted.
+
+    Attributes:
+        policy: first-player policy code (:class:`PolicyCode`).
+        games_per_match: the most games a match can have (1–9; at most 3 for ``hkk``).
+        ends_when_decided: ``True`` = the match stops once its winner can no longer change
+            (best of N: a Bo3 ends at 2–0); ``False`` = all ``games_per_match`` games are played
+            (HKK default: three games per opponent).
+        later_games: rule for games 2+ under ``wow`` / ``blue_moon`` (:class:`LaterGames`);
+            ``None`` = the policy's default (``loser_chooses``). Must be ``None`` for ``hkk`` and
+            ``loser_chooses``, whose rule is fixed.
+        game_draws: whether a single game may end drawn (HKK and WoW TCG yes; Blue Moon no).
+        game_score_unit: unit of the per-game score the winner earns (``"crystals"`` for Blue
+            Moon), or ``None`` when games carry no score.
+        game_score_max: the largest score one game can give (Blue Moon: 4 in the base game, 7
+            with Emissaries and Inquisitors); required with ``game_score_unit``. A won game
+            scores 1 … ``game_score_max``; a game lost to a penalty gives the opponent the max.
+        target_score: with a score unit, the match ends once an entry's total reaches this
+            (e.g. "play to 5 crystals"), and the higher total wins the match; ``None`` = the
+            match is won on games.
+
+    Raises:
+        InvalidStructure: on construction, with the codes listed on the class.
+    """
+
+    policy: PolicyCode
+    games_per_match: int
+    ends_when_decided: bool
+    later_games: LaterGames | None = None
+    game_draws: bool = True
+    game_score_unit: str | None = None
+    game_score_max: int | None = None
+    target_score: int | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "policy", PolicyCode(self.policy))
+        except ValueError:
+            raise InvalidStructure("unknown_policy", {"value": self.policy}) from None
+        if self.later_games is not None:
+            try:
+                object.__setattr__(self, "later_games", LaterGames(self.later_games))
+            except ValueError:
+                raise InvalidStructure("unknown_later_games", {"value": self.later_games}) from None
+        for name in ("games_per_match", "game_score_max", "target_score"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise InvalidStructure("invalid_value", {"field": name, "value": value})
+        for name in ("ends_when_decided", "game_draws"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidStructure(
+                    "invalid_value", {"field": name, "value": getattr(self, name)}
+                )
+        if not 1 <= self.games_per_match <= MAX_GAMES_PER_MATCH:
+            raise InvalidStructure(
+                "invalid_games_per_match",
+                {"value": self.games_per_match, "max": MAX_GAMES_PER_MATCH},
+            )
+        if self.policy == PolicyCode.HKK and self.games_per_match > HKK_GAMES_PER_MATCH:
+            raise InvalidStructure(
+                "too_many_games_for_policy",
+                {"policy": str(self.policy), "max": HKK_GAMES_PER_MATCH},
+            )
+        if self.later_games is not None and self.policy in _FIXED_LATER_GAMES:
+            raise InvalidStructure("later_games_not_configurable", {"policy": str(self.policy)})
+        unit, top = self.game_score_unit, self.game_score_max
+        if unit is not None and (not isinstance(unit, str) or not unit.strip()):
+            raise InvalidStructure("invalid_game_score", {"field": "game_score_unit"})
+        if (unit is None) != (top is None) or (top is not None and top < 1):
+            raise InvalidStructure("invalid_game_score", {"field": "game_score_max", "value": top})
+        if self.target_score is not None and (unit is None or self.target_score < 1):
+            raise InvalidStructure("invalid_target_score", {"value": self.target_score})
+
+    @property
+    def scored(self) -> bool:
+        """Games carry a score (``game_score_unit`` is set)."""
+        return self.game_score_unit is not None
+
+    @property
+    def effective_later_games(self) -> LaterGames | None:
+        """The later-games rule in force: ``later_games`` or the policy default (``None`` for
+        ``hkk``, whose games 2 and 3 follow its own rule)."""
+        if self.policy == PolicyCode.HKK:
+            return None
+        if self.policy == PolicyCode.LOSER_CHOOSES:
+            return LaterGames.LOSER_CHOOSES
+        return self.later_games or LaterGames.LOSER_CHOOSES
+
+    @property
+    def reroll_game3_available(self) -> bool:
+        """Both players may agree, before the game-1 roll, to roll again for game 3 (``hkk``
+        with three games; docs/rules.md §6 HKK first-player rights)."""
+        return self.policy == PolicyCode.HKK and self.games_per_match == HKK_GAMES_PER_MATCH
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready mapping (enum values as plain strings); ``from_dict`` reads it back."""
+        data = asdict(self)
+        data["policy"] = str(self.policy)
+        data["later_games"] = None if self.later_games is None else str(self.later_games)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> MatchStructure:
+        """Build a structure from stored data (e.g. a JSON field edited in the admin).
+
+        ``policy``, ``games_per_match`` and ``ends_when_decided`` are required; the other keys
+        default as on the class.
+
+        Raises:
+            InvalidStructure: ``unknown_field`` (params ``fields``), ``invalid_value`` (params
+                ``field``: a missing required key or a wrong type) and the construction codes.
+        """
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(str(k) for k in data if k not in known)
+        if unknown:
+            raise InvalidStructure("unknown_field", {"fields": unknown})
+        for name in ("policy", "games_per_match", "ends_when_decided"):
+            if name not in data:
+                raise InvalidStructure("invalid_value", {"field": name, "value": None})
+        for name in ("policy", "later_games", "game_score_unit"):
+            value = data.get(name)
+            if value is not None and not isinstance(value, str):
+                raise InvalidStructure("invalid_value", {"field": name, "value": value})
+        return cls(**data)  # type: ignore[arg-type]  # types checked in __post_init__
+
+
+def _preset(**values: object) -> MatchStructure:
+    return MatchStructure.from_dict(values)
+
+
+#: Ready-made structures by preset code (docs/rules.md §8, §11, §13). Formats store a copy
+#: (``to_dict``) and may change any setting.
+PRESETS: Mapping[str, MatchStructure] = {
+    # HKK: three games per opponent, all played (whether game 3 is played at 2–0: unknown).
+    "hkk": _preset(policy="hkk", games_per_match=3, ends_when_decided=False),
+    # HKK "Pörgős": one game per round.
+    "hkk_one_game": _preset(policy="hkk", games_per_match=1, ends_when_decided=True),
+    # WoW TCG Classic / Block: best of three (secondary), later games per MTR 2.2 (inferred).
+    "wow_best_of_three": _preset(
+        policy="wow", games_per_match=3, ends_when_decided=True, later_games="loser_chooses"
+    ),
+    # WoW TCG Core: best of one (secondary).
+    "wow_best_of_one": _preset(policy="wow", games_per_match=1, ends_when_decided=True),
+    # Blue Moon: one game, scored in crystals (max 4 in the base game), no drawn games.
+    "blue_moon": _preset(
+        policy="blue_moon",
+        games_per_match=1,
+        ends_when_decided=True,
+        game_draws=False,
+        game_score_unit="crystals",
+        game_score_max=4,
+    ),
+    # Blue Moon with Emissaries and Inquisitors: up to 7 crystals a game.
+    "blue_moon_emissaries_inquisitors": _preset(
+        policy="blue_moon",
+        games_per_match=1,
+        ends_when_decided=True,
+        game_draws=False,
+        game_score_unit="crystals",
+        game_score_max=7,
+    ),
+}
+
+#: The preset a new format of each game starts from (game slugs as in the card catalogue).
+GAME_DEFAULT_PRESET: Mapping[str, str] = {
+    "hkk": "hkk",
+    "wow": "wow_best_of_three",
+    "bluemoon": "blue_moon",
+}
+
+
+def get_preset(code: str) -> MatchStructure:
+    """The preset structure ``code`` (a key of ``PRESETS``).
+
+    Raises:
+        InvalidStructure: ``unknown_preset`` (params ``value``, ``known``).
+    """
+    try:
+        return PRESETS[code]
+    except KeyError:
+        raise InvalidStructure(
+            "unknown_preset", {"value": code, "known": sorted(PRESETS)}
+        ) from None
+
+
+def structure_for_policy(
+    policy: str, *, games_per_match: int | None = None, ends_when_decided: bool | None = None
+) -> MatchStructure:
+    """A structure for a tournament that stores only a policy code, games per match and a
+    stop-when-decided flag (the settings tournaments had before match structures).
+
+    Defaults: ``hkk`` 3 games, all played; other policies 3 games, best of. Scored games
+    (Blue Moon crystals) need a full structure (``get_preset("blue_moon")``).
+
+    Raises:
+        InvalidStructure: as :class:`MatchStructure`.
+    """
+    code = PolicyCode(policy) if policy in PolicyCode._value2member_map_ else None
+    if code is None:
+        raise InvalidStructure("unknown_policy", {"value": policy})
+    games = HKK_GAMES_PER_MATCH if games_per_match is None else games_per_match
+    ends = code != PolicyCode.HKK if ends_when_decided is None else ends_when_decided
+    return MatchStructure(policy=code, games_per_match=games, ends_when_decided=ends)
