@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python bench/pairing.py [--sizes 64,256,1024,4096] [--seed N]
+    .venv/bin/python bench/pairing.py [--sizes 64,256,1024,4096] [--seed N] [--repeat K]
 
 For each size N it simulates a whole event of about log2(N) + 1 rounds with random results
 (HKK scoring, ranks from ``compute_standings`` with the HKK tiebreakers). Every round is paired by
@@ -10,6 +10,8 @@ our engine (whose pairing is then played) and, on the very same history, by ``sw
 (``Player(id, points, rank, can_get_bye, cannot_be_paired_against_ids)``, ranks 1..n, points
 non-increasing; it raises ``RuntimeError`` on dead ends, which are counted).
 
+Every round is timed ``--repeat`` times for each engine (same input, same seed, same output) and
+the median of those runs is kept, so that other work on a shared machine blurs the figures less.
 Printed per size: median and worst seconds per round for both engines and their ratio,
 rematches and repeat byes (must be 0 for us), pair-downs (ours, swisspair's, and the lower bound
 = sum over rounds of floor(odd-sized score groups / 2)), and peak memory (tracemalloc peak of one
@@ -27,7 +29,9 @@ import sys
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -39,8 +43,11 @@ from tournaments.domain.types import (  # noqa: E402
     GameRecord,
     MatchRecord,
     PairingCandidate,
+    PairingResult,
     Scoring,
 )
+
+T = TypeVar("T")
 
 
 def _play(rnd: int, a: int, b: int, rng: random.Random) -> MatchRecord:
@@ -59,7 +66,21 @@ def _lower_bound(points: list[int]) -> int:
     return odd // 2
 
 
-def _run_size(n: int, seed: int) -> dict[str, object]:
+def _timed(repeat: int, call: Callable[..., T], *args: object) -> tuple[float, T]:
+    """Median wall time of ``repeat`` calls of ``call(*args)`` and the result of the last one."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = call(*args)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def _pair_ours(cands: list[PairingCandidate], seed: int, rnd: int) -> PairingResult:
+    return pair_round(cands, rng=random.Random(seed), round_number=rnd)
+
+
+def _run_size(n: int, seed: int, repeat: int = 1) -> dict[str, object]:
     rng = random.Random(seed * 100_003 + n)
     scoring = Scoring()
     entries = list(range(1, n + 1))
@@ -80,9 +101,8 @@ def _run_size(n: int, seed: int) -> dict[str, object]:
             for i, r in enumerate(rows, start=1)
         ]
         seed_round = rng.randrange(2**32)
-        start = time.perf_counter()
-        result = pair_round(cands, rng=random.Random(seed_round), round_number=rnd)
-        ours.append(time.perf_counter() - start)
+        seconds, result = _timed(repeat, _pair_ours, cands, seed_round, rnd)
+        ours.append(seconds)
         if rnd == rounds:
             tracemalloc.start()
             pair_round(cands, rng=random.Random(seed_round), round_number=rnd)
@@ -105,13 +125,12 @@ def _run_size(n: int, seed: int) -> dict[str, object]:
             for c in cands
         ]
         points = {c.id: c.match_points for c in cands}
-        start = time.perf_counter()
         try:
-            sp = create_matches(players)
+            seconds, sp = _timed(repeat, create_matches, players)
         except RuntimeError:
             stats["sp_dead_ends"] += 1
-            sp = []
-        theirs.append(time.perf_counter() - start)
+            seconds, sp = 0.0, []
+        theirs.append(seconds)
         for m in sp:
             if m.p2 is None:
                 stats["sp_repeat_byes"] += byes[int(m.p1.id)] > 0
@@ -149,6 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="64,256,1024,4096")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="timings per round (median kept)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     header = (
@@ -159,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     print(header)
     print("-" * len(header))
     for n in sizes:
-        r = _run_size(n, args.seed)
+        r = _run_size(n, args.seed, args.repeat)
         ratio = r["ours_median"] / r["sp_median"] if r["sp_median"] else float("inf")
         print(
             f"{r['n']:>5} {r['rounds']:>3} | {r['ours_median']:>9.4f} {r['ours_worst']:>9.4f} |"
