@@ -19,6 +19,7 @@ rematches and repeat byes (must be 0 for us), pair-downs (ours, swisspair's, and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import resource
@@ -28,6 +29,7 @@ import time
 import tracemalloc
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +109,31 @@ class _Event:
             self.matches.append(_play(rnd, p.a, p.b, rng))
 
 
+def _swisspair_players(cands: list[PairingCandidate]) -> list[Player]:
+    """The same candidates as ``swisspair`` players."""
+    return [
+        Player(
+            id=str(c.id),
+            points=c.match_points,
+            rank=c.rank,
+            can_get_bye=c.byes == 0,
+            cannot_be_paired_against_ids={str(o) for o in c.opponents},
+        )
+        for c in cands
+    ]
+
+
+def _pair_ours(cands: list[PairingCandidate], seed: int, rnd: int) -> PairingResult:
+    """One call of our engine with a fresh RNG from ``seed``."""
+    return pair_round(cands, rng=random.Random(seed), round_number=rnd)
+
+
+def _try_swisspair(players: list[Player]) -> None:
+    """One ``swisspair`` call for timing; a dead end is counted elsewhere."""
+    with contextlib.suppress(RuntimeError):
+        create_matches(players)
+
+
 def _swisspair_round(event: _Event, cands: list[PairingCandidate], rnd: int) -> float:
     """Pair the same history with ``swisspair``, count its rematches, repeat byes, pair-downs
     and dead ends in ``event.stats``; return its time in seconds (the pairing is not played)."""
@@ -139,8 +166,20 @@ def _swisspair_round(event: _Event, cands: list[PairingCandidate], rnd: int) -> 
     return seconds
 
 
-def _run_size(n: int, seed: int) -> dict[str, Any]:
-    """Simulate one event of ``n`` entries; both engines' times and counters per round."""
+def _median_time(repeat: int, call: Any) -> float:
+    """Median wall time in seconds of ``repeat`` calls of ``call()`` (less noise on a busy
+    machine)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _run_size(n: int, seed: int, repeat: int = 3) -> dict[str, Any]:
+    """Simulate one event of ``n`` entries; both engines' times (median of ``repeat`` calls) and
+    counters per round."""
     rng = random.Random(seed * 100_003 + n)
     scoring = Scoring()
     event = _Event.of_size(n)
@@ -151,9 +190,13 @@ def _run_size(n: int, seed: int) -> dict[str, Any]:
     for rnd in range(1, rounds + 1):
         cands = event.candidates(scoring)
         seed_round = rng.randrange(2**32)
-        start = time.perf_counter()
         result = pair_round(cands, rng=random.Random(seed_round), round_number=rnd)
-        ours.append(time.perf_counter() - start)
+        ours.append(
+            _median_time(
+                repeat,
+                partial(_pair_ours, cands, seed_round, rnd),
+            )
+        )
         if rnd == rounds:
             tracemalloc.start()
             pair_round(cands, rng=random.Random(seed_round), round_number=rnd)
@@ -163,7 +206,10 @@ def _run_size(n: int, seed: int) -> dict[str, Any]:
             event.stats["lower_bound"] += _lower_bound([c.match_points for c in cands])
         event.stats["ours_pair_downs"] += result.pair_downs
         event.stats["ours_relaxations"] += len(result.relaxations)
-        theirs.append(_swisspair_round(event, cands, rnd))
+        sp_first = _swisspair_round(event, cands, rnd)
+        if repeat > 1:
+            sp_first = _median_time(repeat, partial(_try_swisspair, _swisspair_players(cands)))
+        theirs.append(sp_first)
         event.play(result, rnd, rng)
     return {
         "n": n,
@@ -183,6 +229,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="64,256,1024,4096")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="timed calls per round (median)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     header = (
@@ -193,7 +240,7 @@ def main(argv: list[str] | None = None) -> None:
     print(header)
     print("-" * len(header))
     for n in sizes:
-        r = _run_size(n, args.seed)
+        r = _run_size(n, args.seed, args.repeat)
         ratio = r["ours_median"] / r["sp_median"] if r["sp_median"] else float("inf")
         print(
             f"{r['n']:>5} {r['rounds']:>3} | {r['ours_median']:>9.4f} {r['ours_worst']:>9.4f} |"

@@ -13,7 +13,7 @@ from tournaments.models.entries import Entry
 from tournaments.models.tournament import Tournament
 
 #: Version of the pairing engine recorded on each round (bump when ``swiss`` changes output).
-PAIRING_ENGINE_VERSION = "swiss-1"
+PAIRING_ENGINE_VERSION = "swiss-2"
 
 
 class Round(models.Model):

@@ -189,7 +189,7 @@ def test_single_entry_gets_the_bye_and_empty_input_is_empty():
     assert pair([]).pairings == ()
 
 
-def test_large_field_uses_split_and_stays_optimal():
+def test_large_field_uses_the_sparse_path_and_stays_optimal():
     rng = random.Random(11)
     n = 600
     points = sorted((rng.choice([0, 3, 3, 6, 6, 9, 12]) for _ in range(n)), reverse=True)
@@ -198,9 +198,18 @@ def test_large_field_uses_split_and_stays_optimal():
     assert_everyone_once(result, cands)
     odd_groups = sum(1 for p in set(points) if points.count(p) % 2)
     assert result.pair_downs == odd_groups // 2
+    # no history: adjacent inside each group; the odd groups (9 and 3 points) are joined by
+    # the lowest 9 and the highest 3, floating over the even 6-point group
+    groups = [[i + 1 for i in range(n) if points[i] == p] for p in sorted(set(points))[::-1]]
+    floaters = [g for g in groups if len(g) % 2]
+    assert len(floaters) == 2
+    expected = {frozenset((floaters[0].pop(), floaters[1].pop(0)))}
+    for g in groups:
+        expected |= {frozenset(g[i : i + 2]) for i in range(0, len(g), 2)}
+    assert pairings_as_sets(result.pairings) == expected
 
 
-def test_split_solution_matches_the_single_graph_optimum(monkeypatch):
+def test_sparse_solution_matches_the_single_graph_optimum(monkeypatch):
     from tournaments.domain import swiss
 
     rng = random.Random(4)
@@ -214,10 +223,87 @@ def test_split_solution_matches_the_single_graph_optimum(monkeypatch):
         met[b].add(a)
     cands = [cand(i, points[i - 1], met[i], rank=i) for i in ids]
     monkeypatch.setattr(swiss, "EXACT_LIMIT", 100)
-    split = pair(cands, seed=2)
+    sparse = pair(cands, seed=2)
     monkeypatch.setattr(swiss, "EXACT_LIMIT", 10_000)
     exact = pair(cands, seed=2)
-    assert split.relaxations == exact.relaxations == ()
-    assert (split.pair_downs, split.pair_down_gap) == (exact.pair_downs, exact.pair_down_gap)
-    for p in split.pairings:
+    assert sparse.relaxations == exact.relaxations == ()
+    assert (sparse.pair_downs, sparse.pair_down_gap) == (exact.pair_downs, exact.pair_down_gap)
+    for p in sparse.pairings:
         assert p.b is None or p.b not in met[p.a]
+
+
+def test_two_entries_of_a_group_who_met_both_pair_out_on_the_sparse_path(monkeypatch):
+    """The lower bound counts a group's deficit, not only its parity: 9 and 10 (7 points) met,
+    so both leave their group, to the 6 and the 5 points below (2 pair-downs, gap 1 + 2); the
+    plan reaches that bound, so the sparse answer is certified optimal."""
+    from tournaments.domain import swiss
+
+    cands = [cand(i, 9) for i in range(1, 5)] + [cand(i, 8) for i in range(5, 9)]
+    cands += [cand(9, 7, {10}), cand(10, 7, {9})] + [cand(i, 6) for i in range(11, 18)]
+    cands.append(cand(18, 5))
+    field = swiss._field(cands)
+    plan = swiss._exit_plan(field, swiss._groups(field, list(range(len(cands)))))
+    assert plan is not None and plan.bound == (2, 3)
+    assert (plan.up, plan.down, plan.links) == ((0, 0, 0, 1, 1), (0, 0, 2, 0, 0), ((2, 3), (2, 4)))
+    monkeypatch.setattr(swiss, "EXACT_LIMIT", 0)
+    result = pair(cands)
+    assert result.relaxations == ()
+    assert (result.pair_downs, result.pair_down_gap) == (2, 3)
+    tables = pairings_as_sets(result.pairings)
+    inside = {(1, 2), (3, 4), (5, 6), (7, 8), (12, 13), (14, 15), (16, 17)}
+    assert {frozenset(p) for p in inside} <= tables
+    assert tables - {frozenset(p) for p in inside} in (
+        {frozenset({9, 11}), frozenset({10, 18})},
+        {frozenset({10, 11}), frozenset({9, 18})},
+    )
+
+
+def _simulated_rounds(size, seed):
+    """Candidates of every later round of a simulated event paired by the default engine."""
+    from tournaments.domain.standings import HKK_TIEBREAKERS, compute_standings
+    from tournaments.domain.types import GameRecord, MatchRecord, Scoring
+
+    rng = random.Random(seed)
+    entries = list(range(1, size + 1))
+    matches = []
+    met = {e: set() for e in entries}
+    byes = dict.fromkeys(entries, 0)
+    for rnd in range(1, size.bit_length() + 2):
+        rows = compute_standings(entries, matches, scoring=Scoring(), tiebreakers=HKK_TIEBREAKERS)
+        cands = [
+            PairingCandidate(r.entry, r.match_points, frozenset(met[r.entry]), byes[r.entry], i)
+            for i, r in enumerate(rows, start=1)
+        ]
+        result = pair(cands, seed=seed + rnd, round_number=rnd)
+        if rnd > 1:
+            yield rnd, cands
+        for p in result.pairings:
+            if p.b is None:
+                byes[p.a] += 1
+                matches.append(MatchRecord(rnd, p.a, None))
+                continue
+            met[p.a].add(p.b)
+            met[p.b].add(p.a)
+            winners = [rng.choice([p.a, p.b, None]) for _ in range(3)]
+            games = tuple(GameRecord(i + 1, p.a, False, p.a, w) for i, w in enumerate(winners))
+            matches.append(MatchRecord(rnd, p.a, p.b, games))
+
+
+@pytest.mark.parametrize("size", [20, 33, 64, 97, 150, 211, 256, 300])
+def test_sparse_and_complete_graph_pairings_are_of_equal_quality(size, monkeypatch):
+    """On random fields of 20–300 entries (simulated histories), the sparse path and the one
+    complete graph reach the same pair-downs and summed gap, with the same relaxations."""
+    from tournaments.domain import swiss
+
+    for rnd, cands in _simulated_rounds(size, seed=size):
+        monkeypatch.setattr(swiss, "EXACT_LIMIT", 0)
+        sparse = pair(cands, seed=rnd)
+        monkeypatch.setattr(swiss, "EXACT_LIMIT", 10_000)
+        exact = pair(cands, seed=rnd)
+        assert_everyone_once(sparse, cands)
+        assert sparse.relaxations == exact.relaxations
+        assert (sparse.pair_downs, sparse.pair_down_gap) == (exact.pair_downs, exact.pair_down_gap)
+        met = {c.id: c.opponents for c in cands}
+        rematches = {frozenset(r.entries) for r in sparse.relaxations if r.code == "rematch"}
+        for p in sparse.pairings:
+            assert p.b is None or p.b not in met[p.a] or frozenset((p.a, p.b)) in rematches
