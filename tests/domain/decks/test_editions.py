@@ -26,7 +26,7 @@ from decks.domain.editions import (
 from decks.domain.types import Card, Verdict, card_editions
 from decks.domain.validate import validate_text
 from decks.loaders import hkk, wowtcg
-from tests.decks.domain.bundled import (
+from tests.domain.decks.bundled import (
     RETRO,
     WOW_CONSTRUCTED,
     bundled_index,

@@ -10,7 +10,7 @@ from decks.domain.normalize import hungarian_lookalikes
 from decks.domain.parser import parse_structured, parse_text
 from decks.domain.types import Card
 from decks.domain.validate import validate_text
-from tests.decks.domain.bundled import HAGYOMANYOS, bundled_index, hkk_legal_lines
+from tests.domain.decks.bundled import HAGYOMANYOS, bundled_index, hkk_legal_lines
 
 
 def main_lines(text: str) -> list[tuple[str, int]]:

@@ -17,7 +17,7 @@ from decks.domain import codes
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Verdict
 from decks.domain.validate import validate_text
-from tests.decks.domain.bundled import WOW_CONSTRUCTED, bundled_index, wow_cards
+from tests.domain.decks.bundled import WOW_CONSTRUCTED, bundled_index, wow_cards
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "wowtcg" / "decks"
 #: The list format's set prefixes → the set names of the bundled catalogue.

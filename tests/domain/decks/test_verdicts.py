@@ -15,7 +15,7 @@ from decks.domain.deck import ResolvedLine
 from decks.domain.index import CardIndex
 from decks.domain.types import Card, CardKind, Coverage, FormatSpec, Verdict
 from decks.domain.validate import validate_text, verdict
-from tests.decks.domain.bundled import HAGYOMANYOS, bundled_index, hkk_cards, hkk_legal_lines
+from tests.domain.decks.bundled import HAGYOMANYOS, bundled_index, hkk_cards, hkk_legal_lines
 
 
 def text(*extra: str, main: tuple[str, ...] = ()) -> str:

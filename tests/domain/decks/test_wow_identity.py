@@ -12,7 +12,7 @@ from decks.domain import codes
 from decks.domain.identity import choose_printing, fits_hero, printing_label
 from decks.domain.parser import parse_text
 from decks.domain.validate import resolve, validate_text
-from tests.decks.domain.bundled import WOW_CONSTRUCTED, bundled_index, wow_card
+from tests.domain.decks.bundled import WOW_CONSTRUCTED, bundled_index, wow_card
 
 
 def resolved(text: str):
