@@ -44,8 +44,11 @@ browser-deps:
 	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	fi
 
+# Two runs: the real Celery worker tests (Redis at TEST_REDIS_URL, default 127.0.0.1:6379)
+# reconfigure the Celery app, so they get a process of their own.
 test: install-dev browser-deps
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not celery_worker" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m celery_worker $(PYTEST_ARGS)
 
 # Developer tool (needs GNU gettext; install/CI never run it): re-extract every msgid into
 # locale/hu/LC_MESSAGES/django.po, keeping existing translations. Translate the new entries,

@@ -19,13 +19,11 @@ Transactions: ``ATOMIC_REQUESTS`` is off; services own their transactions explic
 
 from __future__ import annotations
 
-from base64 import b64encode
 from datetime import timedelta
-from hashlib import sha256
 from pathlib import Path
 
 import dj_database_url
-from csp.constants import NONCE, NONE, SELF, UNSAFE_HASHES
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -268,13 +266,10 @@ REST_FRAMEWORK["EXCEPTION_HANDLER"] = "hkk_tournament.exceptions.api_exception_h
 # <style> gives it nonce="{{ request.csp_nonce }}" (templates/drf_spectacular/swagger_ui.html).
 # HKK_CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only instead (to
 # trial a change without breaking pages).
-# Transitional: three tournament pages still carry onclick="window.print()" (site.js offers
-# data-print instead); until they switch, exactly that handler is allowed by its hash.
-_print_handler = "'sha256-" + b64encode(sha256(b"window.print()").digest()).decode() + "'"
 _csp_policy = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        "script-src": [SELF, NONCE, UNSAFE_HASHES, _print_handler],
+        "script-src": [SELF, NONCE],
         "style-src": [SELF, NONCE],
         "img-src": [SELF, "data:"],
         "font-src": [SELF],

@@ -9,6 +9,7 @@ explicitly, which reloads it when needed.
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 
 
@@ -16,6 +17,7 @@ from django.core.management import call_command
 def _fast_test_settings(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()  # throttle counters and cached reads never leak from one test into the next
 
 
 def _ensure_catalogue() -> None:

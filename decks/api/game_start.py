@@ -116,6 +116,8 @@ class GameStartOutputSerializer(serializers.Serializer):
 class GameStartComputeApi(APIView):
     """Compute opening hand and ÉP for both sides of an HKK game (no login needed)."""
 
+    throttle_scope = "deck_validation"
+
     @extend_schema(
         operation_id="game_start_compute",
         summary="HKK game start: opening hand, starting and maximum ÉP",

@@ -101,6 +101,8 @@ class DeckValidateOutputSerializer(serializers.Serializer):
 class DeckValidateApi(APIView):
     """Validate a deck list (text or structured) against a format."""
 
+    throttle_scope = "deck_validation"
+
     @extend_schema(
         operation_id="decks_validate",
         summary="Validate a deck list",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
@@ -213,7 +214,7 @@ HOSTILE_BODIES = {
 }
 
 #: Extreme values per JSON schema type (out of every database column's range, NUL characters).
-EXTREME = {
+EXTREME: dict[str, list[Any]] = {
     "integer": [10**30, -(10**30), 2**63],
     "number": [1e308, -1e308],
     "string": ["\x00", "x" * 100_000, "\ud800"],
@@ -249,7 +250,7 @@ def event(django_user_model):
     return client, ids
 
 
-def _operations(client) -> list[tuple[str, str, dict]]:
+def _operations(client) -> tuple[list[tuple[str, str, dict]], dict]:
     schema = client.get("/api/schema/?format=json").json()
     ops = []
     for path, methods in schema["paths"].items():

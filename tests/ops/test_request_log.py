@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import logging
+import logging.config
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from pythonjsonlogger.json import JsonFormatter
 
@@ -16,7 +18,9 @@ HEX_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def _json_formatter() -> logging.Formatter:
-    """The formatter settings.LOGGING put on the console handler."""
+    """The formatter settings.LOGGING puts on the console handler (applied afresh: another test,
+    e.g. one starting a Celery worker, may have reconfigured the root logger)."""
+    logging.config.dictConfig(settings.LOGGING)
     for handler in logging.getLogger().handlers:
         if isinstance(handler.formatter, JsonFormatter):
             assert any(isinstance(f, RequestIdFilter) for f in handler.filters)

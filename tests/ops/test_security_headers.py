@@ -3,8 +3,6 @@ Permissions-Policy; and templates that keep to the policy (no inline scripts or 
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 from pathlib import Path
 
@@ -14,7 +12,6 @@ from django.conf import settings as django_settings
 pytestmark = pytest.mark.django_db
 
 BASE_DIR = Path(django_settings.BASE_DIR)
-PRINT_HANDLER_SHA256 = base64.b64encode(hashlib.sha256(b"window.print()").digest()).decode()
 
 
 def _directives(header: str) -> dict[str, list[str]]:
@@ -32,9 +29,7 @@ def test_every_response_carries_the_security_headers(client, url):
     csp = _directives(response["Content-Security-Policy"])
     assert csp["default-src"] == ["'self'"]
     assert csp["script-src"][0] == "'self'"
-    # The one transitional allowance: the print buttons' onclick="window.print()" (see KNOWN).
-    hashes = [source for source in csp["script-src"] if source.startswith("'sha256-")]
-    assert hashes == [f"'sha256-{PRINT_HANDLER_SHA256}'"]
+    assert not [source for source in csp["script-src"] if source.startswith("'sha256-")]
     assert csp["object-src"] == ["'none'"]
     assert csp["frame-ancestors"] == ["'none'"]
     for sources in csp.values():
@@ -90,15 +85,9 @@ INLINE = [
     ("javascript: URL", re.compile(r"javascript:", re.I)),
 ]
 
-#: Inline handlers in templates of other areas, still to be replaced by ``data-print``
-#: (hkk_tournament/static/js/site.js); the policy allows exactly ``window.print()`` by its hash
-#: until then (settings). Remove entries as they are fixed (and the hash with the last one); the
-#: test fails on any new one and on any entry that no longer applies.
-KNOWN = {
-    ("templates/tournaments/public/round.html", "event handler attribute"): 1,
-    ("templates/tournaments/public/round_by_name.html", "event handler attribute"): 1,
-    ("templates/tournaments/public/standings.html", "event handler attribute"): 1,
-}
+#: Inline scripts, handlers and styles allowed in templates: none (the print buttons use
+#: ``data-print``, handled by hkk_tournament/static/js/site.js).
+KNOWN: dict[tuple[str, str], int] = {}
 
 
 def _templates() -> list[Path]:

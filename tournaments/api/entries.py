@@ -154,7 +154,7 @@ class DropInputSerializer(serializers.Serializer):
     round already paired).
     """
 
-    after_round = serializers.IntegerField(min_value=0, required=False)
+    after_round = serializers.IntegerField(min_value=0, max_value=32767, required=False)
 
 
 class EntryStateOutputSerializer(serializers.Serializer):

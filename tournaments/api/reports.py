@@ -91,6 +91,8 @@ class DisputeOutputSerializer(serializers.Serializer):
 class MatchReportListCreateApi(TournamentApi):
     """A match's result reports: its players report, judges and the players read."""
 
+    throttle_scope = "result_report"
+
     def visible_match(self, tournament: Tournament, match_id: int) -> Match:
         """The match; ``NotFound`` for a match of a draft round unless the caller organises."""
         match = selectors.match_get(tournament=tournament, match_id=match_id)
@@ -144,6 +146,8 @@ class ReportConfirmApi(TournamentApi):
     the report; 404 ``report_not_found``; 409 ``report_closed`` and ``game_record``'s state errors;
     400 its rule errors.
     """
+
+    throttle_scope = "result_report"
 
     @extend_schema(
         operation_id="tournaments_reports_confirm",
