@@ -22,14 +22,15 @@ Errors (the deck is illegal):
 ``banned_card``
     The card is on the format's ban list. params: ``{"section"}``.
 ``too_many_rule_cards``
-    More than one rule card declared (HKK, S000; KODEX-43 §43.3). params: ``{"count", "limit"}``.
+    More than one rule card declared (HKK FAQ "Szabály:"; HKK Kódex §43.3; docs/rules.md §2).
+    params: ``{"count", "limit"}``.
 ``rule_card_in_sideboard``
-    A rule card is in the sideboard (S000). params: ``{}``.
+    A rule card is in the sideboard (HKK FAQ "Szabály:"; docs/rules.md §2). params: ``{}``.
 ``too_many_followers``
-    More than one follower (KODEX-44 §44.4). params: ``{"count", "limit"}``.
+    More than one follower (HKK Kódex §44.4; docs/rules.md §2). params: ``{"count", "limit"}``.
 ``epic_follower_combined``
     An epic follower or horde commander used with a rule card or another follower
-    (KODEX-48 §48.1). params: ``{"with": [printed names]}``.
+    (HKK Kódex §48.1; docs/rules.md §2). params: ``{"with": [printed names]}``.
 ``sideboard_wrong_size``
     Sideboard used but not exactly the required size. params: ``{"count", "expected"}``.
 ``sideboard_too_large``
@@ -145,7 +146,7 @@ PRINTING_CHOSEN = "printing_chosen"
 
 COLOURS_UNKNOWN = "colours_unknown"
 HERO_TRAITS_UNKNOWN = "hero_traits_unknown"
-# Blue Moon warnings (their error codes live in decks/domain/bluemoon.py, which imports these).
+# Blue Moon warnings (the Blue Moon error codes live in decks/domain/bluemoon_cards.py).
 MOONS_UNKNOWN = "moons_unknown"
 EMISSARY_CARDS_UNKNOWN = "emissary_cards_unknown"
 LEADER_PEOPLE_UNKNOWN = "leader_people_unknown"

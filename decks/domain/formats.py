@@ -1,5 +1,6 @@
-"""Registry of rule sets, keyed by ``FormatSpec.rule_set``. Add new rule sets here, explicitly
-(STYLE.md §5.15 example A).
+"""Registry of rule sets, keyed by ``FormatSpec.rule_set``. Add new rule sets here, explicitly.
+The rules of each set are described in docs/rules.md §3 (HKK deck construction (Hagyományos)),
+§9 (WoW TCG constructed decks) and §12 (Blue Moon decks).
 
 Pure Python. The Blue Moon entries delegate to ``decks.domain.bluemoon.check_advanced`` /
 ``check_people`` (signature ``(sections: Mapping[str, Sequence[ResolvedLine]],
@@ -22,7 +23,8 @@ class UnknownRuleSet(LookupError):  # noqa: N818 (name fixed by the brief)
 
 @dataclass(frozen=True, slots=True)
 class BlueMoonDelegate:
-    """A rule that calls ``decks.domain.bluemoon.<function>`` (seed S002; RULES.md §3)."""
+    """A rule that calls ``decks.domain.bluemoon.<function>`` (Blue Moon FAQ; docs/rules.md
+    §12 (Blue Moon decks))."""
 
     function: str
 

@@ -2,39 +2,44 @@
 
 Pure Python (no Django). The effects of rule cards (szabálylap) and followers (követő) are
 data (:class:`Effect`), shipped in ``decks/data/game_start_effects.csv`` and editable by the
-organiser; this module only applies the rules (RULES.md §1.4, §1.5; seed 000 = S000):
+organiser; this module only applies the rules of docs/rules.md §5 (HKK game start: opening
+hand and life points) and §7 (HKK pair tournaments). "HKK FAQ" is the *HKK FAQ on rule cards,
+followers, pair tournaments and first-player rights*; "Kódex" is the HKK Kódex:
 
 Hand (cards):
-    * base 5 (KODEX 3.6);
-    * −1 for a rule card (S000) and −1 for a normal follower (KODEX 44.5), cumulative;
-    * an epic follower that works at start draws 5, no −1 (KODEX 48.2); a horde commander
-      that works at start draws exactly its printed number ``horde_hand`` (KODEX 48.2); one
-      that does not work at start falls back to the normal follower rule (KODEX 48.3, 48.5);
+    * base 5 (Kódex part II §3.6);
+    * −1 for a rule card (HKK FAQ) and −1 for a normal follower (Kódex §44.5), cumulative
+      (the sum is inferred);
+    * an epic follower that works at start draws 5, no −1 (Kódex §48.2); a horde commander
+      that works at start draws exactly its printed number ``horde_hand`` (Kódex §48.2); one
+      that does not work at start falls back to the normal follower rule (Kódex §48.3, §48.5);
     * then every applicable ``hand_change`` is added, plus the start-rule (kezdőszabály)
-      adjustment, whose content is [UNKNOWN] (a parameter).
+      adjustment, whose content is unknown (a parameter).
 
 ÉP:
-    * base 20 (KODEX 3.12); among the applicable *fixed* maximum values the larger wins, then
-      all relative changes are added (S000 "Kétféle szabálylap/követő van…"): Életenergia (új)
-      at the opponent + Terrgath mine → 28; Életenergia (új) + Sokszínűség → 30;
-    * an epic follower working at start: −2 max ÉP (KODEX 48.4); a horde commander's ÉP change
-      applies to both ÉP and max ÉP (KODEX 48.4), which is how every ``ep_change`` is applied;
-    * the starting ÉP follows the same rule (S000 "Ugyanezt a szabályt alkalmazzuk a kezdő
+    * base 20 (Kódex part II §3.12); among the applicable *fixed* maximum values the larger
+      wins, then all relative changes are added (HKK FAQ "Kétféle szabálylap/követő van…"):
+      Életenergia (új) at the opponent + Terrgath mine → 28; Életenergia (új) + Sokszínűség
+      → 30;
+    * an epic follower working at start: −2 max ÉP (Kódex §48.4); a horde commander's ÉP change
+      applies to both ÉP and max ÉP (Kódex §48.4), which is how every ``ep_change`` is applied;
+    * the starting ÉP follows the same rule (HKK FAQ "Ugyanezt a szabályt alkalmazzuk a kezdő
       ÉP-nél is"); the only exception is Arochos, which starts at 1 ÉP and does not change the
       maximum (``start_ep``).
 
 Which effects apply to whom:
-    * ``scope="everyone"`` effects apply to every player at the table, once (S000 pair
+    * ``scope="everyone"`` effects apply to every player at the table, once (HKK FAQ pair
       paragraphs: "mindenkire hatnak … csak egyszer fejtik ki a hatásukat");
     * ``scope="user"`` effects apply to their user; in a pair the rule card is shared
       ("Páros versenyen közös a szabálylap"), so a user-scope rule card applies to both
       members (Sokszínűség: both start at 27, 54 in total); a follower stays personal;
-    * identical effects (same normalised name) of different players do not stack (S000 AK36,
-      KODEX 43.7: two A bőség zavara → 7 cards each, 5 + 3 − 1). One player's several
-      identical cards would stack (KODEX 43.7.1); with one rule card per player that cannot
+    * identical effects (same normalised name) of different players do not stack (HKK FAQ AK36,
+      Kódex §43.7: two A bőség zavara → 7 cards each, 5 + 3 − 1). One player's several
+      identical cards would stack (Kódex §43.7.1); with one rule card per player that cannot
       happen here, so every distinct name counts once per player.
-    * Scope decisions in the shipped data: Életenergia (új) is "everyone" (S000: at the
-      opponent it sets my ÉP), Sokszínűség and Terrgath are "user" (S000 pair example; "nálam").
+    * Scope decisions in the shipped data: Életenergia (új) is "everyone" (HKK FAQ: at the
+      opponent it sets my ÉP), Sokszínűség and Terrgath are "user" (HKK FAQ pair example;
+      "nálam"); these readings are inferred.
 """
 
 from __future__ import annotations
@@ -43,13 +48,13 @@ import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-DEFAULT_BASE_HAND = 5  # KODEX 3.6
-DEFAULT_BASE_EP = 20  # KODEX 3.12
-EPIC_FOLLOWER_MAX_EP = -2  # KODEX 48.4
+DEFAULT_BASE_HAND = 5  # Kódex part II §3.6
+DEFAULT_BASE_EP = 20  # Kódex part II §3.12
+EPIC_FOLLOWER_MAX_EP = -2  # Kódex §48.4
 
 
 class EffectKind(StrEnum):
-    """What kind of card carries the effect (KODEX 43, 44, 48)."""
+    """What kind of card carries the effect (Kódex ch. 43, 44, 48; docs/rules.md §2)."""
 
     RULE_CARD = "rule_card"
     FOLLOWER = "follower"
@@ -58,7 +63,11 @@ class EffectKind(StrEnum):
 
 
 class Scope(StrEnum):
-    """Whom an effect reaches: every player at the table, or only its user (S000)."""
+    """Whom an effect reaches: every player at the table, or only its user.
+
+    Source: HKK FAQ pair paragraphs; docs/rules.md §5 (HKK game start: opening hand and life
+    points).
+    """
 
     EVERYONE = "everyone"
     USER = "user"
@@ -83,7 +92,7 @@ class Effect:
         kind: :class:`EffectKind`.
         horde_hand: for a horde commander, the opening hand it prints; None = unknown/none.
         works_at_start: False when an epic follower or horde commander does not work at game
-            start (KODEX 48.3, 48.5); its values are then ignored and it is a normal follower.
+            start (Kódex §48.3, §48.5); its values are then ignored and it is a normal follower.
     """
 
     name: str
@@ -118,7 +127,10 @@ class PlayerSetup:
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One side of the table: a single player or a pair team of two (RULES.md §1.5)."""
+    """One side of the table: a single player or a pair team of two.
+
+    Source: docs/rules.md §7 (HKK pair tournaments).
+    """
 
     players: tuple[PlayerSetup, ...] | list[PlayerSetup]
 
@@ -185,7 +197,7 @@ def _applicable(player: PlayerSetup, team: Side, sides: tuple[Side, Side]) -> di
                 if effect.scope is Scope.EVERYONE or other is player:
                     applies = True
                 else:
-                    # a pair shares its rule card (S000 "Páros versenyen közös a szabálylap")
+                    # a pair shares its rule card (HKK FAQ "Páros versenyen közös a szabálylap")
                     applies = effect is other.rule_card and side is team
                 if applies:
                     found.setdefault(effect.key, effect)
@@ -279,11 +291,11 @@ def compute_game_start(
     """Opening hand, maximum and starting ÉP for every player of a two-sided HKK game.
 
     Args:
-        side_a, side_b: each one player or a pair team of two (RULES.md §1.5).
-        base_hand: cards drawn without modifiers (KODEX 3.6: 5).
-        base_ep: life points without modifiers (KODEX 3.12: 20).
+        side_a, side_b: each one player or a pair team of two (docs/rules.md §7).
+        base_hand: cards drawn without modifiers (Kódex part II §3.6: 5).
+        base_ep: life points without modifiers (Kódex part II §3.12: 20).
         start_rule_hand_change: the kezdőszabály hand adjustment, added for every player
-            ([UNKNOWN] content, RULES.md §1.4; organiser parameter).
+            (content unknown → configurable, docs/rules.md §5; organiser parameter).
 
     Returns:
         :class:`GameStart` with one :class:`PlayerStart` per player (side A first) and the

@@ -3,7 +3,8 @@
 Pure Python. Two spellings that a player would call "the same name" map to the same key:
 Unicode NFC, case folded, every whitespace run (including non-breaking spaces and tabs)
 collapsed to one space, surrounding spaces stripped, and typographic apostrophes
-(’ ‘ ´ `) turned into ``'`` (seed S000 writes "Thu’zad", card data writes "Thu'zad").
+(’ ‘ ´ `) turned into ``'`` (the HKK FAQ writes "Thu’zad", card data writes "Thu'zad").
+Source: docs/rules.md §1 (HKK card identity, colours and editions).
 """
 
 from __future__ import annotations

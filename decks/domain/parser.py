@@ -22,8 +22,11 @@ Lines before any header belong to the main deck. A single-card header carrying i
 belong to the main deck or sideboard being listed. ``#`` starts a comment at the start of a
 line or after whitespace (a ``#`` inside a name is kept). BOM, CRLF/CR, tabs and
 non-breaking spaces are tolerated. Bad lines become ``parse_error`` violations (see
-:mod:`decks.domain.codes`) and parsing continues. Sources: S000 (rule card declared next to
-the deck list), KODEX-44 (follower), S004 / CR 100.1 (hero apart from the deck), RULES.md §1.2.
+:mod:`decks.domain.codes`) and parsing continues. Sources: docs/rules.md §2 (HKK rule cards,
+followers and guilds: the rule card is declared next to the deck list, HKK FAQ "Szabály:";
+the follower, HKK Kódex ch. 44) and §9 (WoW TCG constructed decks: the hero is apart from the
+deck, WoW TCG Comprehensive Rules v1.11 §100.1 and WoW TCG Death Knight starter rulebook (2009)
+item 4).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Rule objects shared by every rule set: sizes, copies, ban list, sideboard, sections.
 
-Pure Python. A rule is any object with ``check(sections, spec) -> list[Violation]``
-(STYLE.md §5.15 example A); a :class:`RuleSet` runs all of its rules and concatenates the
-violations, so every problem is reported at once, never only the first.
+Pure Python. A rule is any object with ``check(sections, spec) -> list[Violation]``; a
+:class:`RuleSet` runs all of its rules and concatenates the violations, so every problem is
+reported at once, never only the first (docs/rules.md §3 (HKK deck construction
+(Hagyományos))). The rules themselves are described in docs/rules.md §3, §4, §9 and §10.
 
 ``sections`` maps section names (``decks.domain.parser.SECTIONS``) to the resolved lines of
 that section (:class:`decks.domain.deck.ResolvedLine`); a missing key means an empty section.
@@ -38,7 +39,8 @@ def _every_card(card: Card) -> bool:
 
 def copy_group(card: Card) -> str:
     """The copy-limit key of ``card``: ``card.copy_group`` or its normalised name
-    (reprint suffixes stay distinct; RULES.md §1.1 [INFERRED])."""
+    (reprint suffixes stay distinct: unknown → configurable, docs/rules.md §1 (HKK card
+    identity, colours and editions))."""
     return card.copy_group or normalize_name(card.name)
 
 
@@ -65,7 +67,8 @@ class RuleSet:
         rules: rules run in order; all violations are kept.
         prepare: optional step run first, returning rearranged sections and violations.
         counts_toward_deck: whether a card in main/sideboard counts for deck size (HKK rule
-            cards and followers do not, S000 / RULES.md §1.2).
+            cards and followers do not: HKK FAQ; docs/rules.md §2 (HKK rule cards,
+            followers and guilds)).
     """
 
     code: str
@@ -95,8 +98,10 @@ class RuleSet:
 class MainDeckSize:
     """Main deck at least ``spec.min_main`` and at most ``spec.max_main`` cards.
 
-    HKK Hagyományos: 50 (RULES.md §1.3; S000 gives the older 45); WoW Constructed: 60 (CR 100.1,
-    S004 item 4). Cards for which ``counts`` is False (rule cards, followers, heroes) are not
+    HKK Hagyományos: 50 (docs/rules.md §3 (HKK deck construction (Hagyományos)); the HKK FAQ
+    gives the older 45); WoW Constructed: 60 (docs/rules.md §9 (WoW TCG constructed decks):
+    WoW TCG Comprehensive Rules v1.11 §100.1, WoW TCG Death Knight starter rulebook (2009)
+    item 4). Cards for which ``counts`` is False (rule cards, followers, heroes) are not
     counted. params: ``{"count", "minimum"}`` / ``{"count", "maximum"}``.
     """
 
@@ -119,8 +124,9 @@ class MainDeckSize:
 @dataclass(frozen=True, slots=True)
 class SideboardSize:
     """Sideboard per ``spec.sideboard_mode``: NONE forbids it, EXACT requires exactly
-    ``sideboard_size`` cards when used (HKK 30, Retró 20: RULES.md §1.3; WoW 10: RULES.md §2.1
-    item 7), MAX caps it, ANY allows any size."""
+    ``sideboard_size`` cards when used (HKK 30: docs/rules.md §3; Retró 20: docs/rules.md §4
+    (HKK formats and ban lists); WoW 10: docs/rules.md §9 (WoW TCG constructed decks)), MAX
+    caps it, ANY allows any size."""
 
     counts: Callable[[Card], bool] = _every_card
 
@@ -145,9 +151,11 @@ class CopyLimit:
     """At most ``spec.copy_limit`` copies of one copy group across ``sections`` (default
     main deck + sideboard) unless ``card.unlimited``.
 
-    HKK: 3, deck and sideboard together (RULES.md §1.3); WoW: 4 (CR v1.11, S004 item 3).
-    ``spec.params["copy_limit_includes_extras"]`` set to true also counts the rule card and
-    follower ("Az egyszínűség egyedisége", RULES.md §1.3). One violation per group, on its
+    HKK: 3, deck and sideboard together (docs/rules.md §3 (HKK deck construction
+    (Hagyományos))); WoW: 4 (docs/rules.md §9: WoW TCG Comprehensive Rules v1.11 §100, WoW TCG
+    Death Knight starter rulebook (2009) item 3). ``spec.params["copy_limit_includes_extras"]``
+    set to true also counts the rule card and follower ("Az egyszínűség egyedisége",
+    docs/rules.md §2 (HKK rule cards, followers and guilds)). One violation per group, on its
     first line. params: ``{"count", "limit"}``.
     """
 
@@ -184,7 +192,8 @@ class CopyLimit:
 @dataclass(frozen=True, slots=True)
 class BanList:
     """No card whose normalised printed name is in ``spec.banned``, in any section
-    (RULES.md §1.6, §2.2). params: ``{"section"}``."""
+    (docs/rules.md §4 (HKK formats and ban lists), §10 (WoW TCG formats and ban lists)).
+    params: ``{"section"}``."""
 
     def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
         if not spec.banned:
@@ -200,7 +209,8 @@ class BanList:
 @dataclass(frozen=True, slots=True)
 class SideboardOnly:
     """Cards in ``spec.sideboard_only`` may not be in the main deck (Retró: "Tiltott mágia
-    csak a kiegészítő pakliban szerepelhet", RULES.md §1.6). params: ``{}``."""
+    csak a kiegészítő pakliban szerepelhet"; docs/rules.md §4 (HKK formats and ban lists)).
+    params: ``{}``."""
 
     def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
         if not spec.sideboard_only:

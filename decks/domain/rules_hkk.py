@@ -1,17 +1,18 @@
 """HKK (Hatalom Kártyái) deck-construction rules, parameterised by :class:`FormatSpec`.
 
-Pure Python. Sources: S000 "Szabály:" paragraph (rule card: not part of the deck, at most one,
-declared next to the deck list, never in the sideboard, not counted in deck size, no god);
-KODEX-43 §43.2-43.4 (rule cards); KODEX-44 §44.3-44.4 (followers: no colour, at most one);
-KODEX-48 §48.1 (epic follower / horde commander not combined with a rule card or another
-follower); RULES.md §1.3 (Hagyományos: deck ≥ 50, sideboard exactly 30 if used, ≤ 3 colours
-not counting Színtelen and Bufa, ≤ 3 copies across deck and sideboard) and §1.6 (ban lists).
+Pure Python. Sources: docs/rules.md §2 (HKK rule cards, followers and guilds): the HKK FAQ's
+"Szabály:" paragraph (rule card: not part of the deck, at most one, declared next to the deck
+list, never in the sideboard, not counted in deck size, no god), HKK Kódex §43.2–§43.4 (rule
+cards), §44.3–§44.4 (followers: no colour, at most one) and §48.1 (epic follower / horde
+commander not combined with a rule card or another follower); docs/rules.md §3 (HKK deck
+construction (Hagyományos): deck ≥ 50, sideboard exactly 30 if used, ≤ 3 colours not counting
+Színtelen and Bufa, ≤ 3 copies across deck and sideboard) and §4 (HKK formats and ban lists).
 
-Choices [INFERRED, RULES.md §1.2/§1.3]: followers are not counted in deck size, like rule
+Inferred choices (docs/rules.md §2, §3): followers are not counted in deck size, like rule
 cards; the colour limit is checked over the main deck only (the format text says "in the
 deck"; the sideboard is not the deck), except that ``spec.params["colours_include_sideboard"]``
 set to true also counts the sideboard (the "Egyszínű" format text names the sideboard too).
-Guilds count as deck cards until the guild rule is known (RULES.md §1.2 [UNKNOWN]).
+Guilds count as deck cards until the guild rule is known (unknown; docs/rules.md §2).
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ _EPIC_KINDS = frozenset({CardKind.EPIC_FOLLOWER, CardKind.HORDE_COMMANDER})
 
 
 def counts_toward_deck(card: Card) -> bool:
-    """Rule cards and followers never count toward HKK deck size (S000; KODEX-44 [INFERRED])."""
+    """Rule cards and followers never count toward HKK deck size.
+
+    Rule cards: stated (HKK FAQ "Szabály:"); followers: inferred (docs/rules.md §2 (HKK rule
+    cards, followers and guilds)).
+    """
     return card.kind is not CardKind.RULE_CARD and card.kind not in FOLLOWER_KINDS
 
 
@@ -47,7 +52,8 @@ class RuleCards:
 
     Codes: ``too_many_rule_cards`` ``{"count", "limit": 1}``; ``wrong_section``
     ``{"section", "kind"}`` (a non-rule card in the rule-card section, or a rule card in the
-    main deck); ``rule_card_in_sideboard``. Source: S000; KODEX-43 §43.3-43.4.
+    main deck); ``rule_card_in_sideboard``. Sources: HKK FAQ "Szabály:"; HKK Kódex §43.3–§43.4;
+    docs/rules.md §2 (HKK rule cards, followers and guilds).
     """
 
     def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
@@ -99,7 +105,8 @@ class Followers:
 
     Codes: ``too_many_followers`` ``{"count", "limit": 1}``; ``wrong_section`` (a non-follower
     in the follower section); ``follower_in_deck`` ``{"section"}``; ``epic_follower_combined``
-    ``{"with": [names]}``. Sources: KODEX-44 §44.4; KODEX-48 §48.1.
+    ``{"with": [names]}``. Sources: HKK Kódex §44.4, §48.1;
+    docs/rules.md §2 (HKK rule cards, followers and guilds).
     """
 
     def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
@@ -160,7 +167,8 @@ class Followers:
 @dataclass(frozen=True, slots=True)
 class ColourLimit:
     """At most ``spec.colour_limit`` colours (gods) in the main deck, ignoring
-    ``spec.colours_not_counted`` (Színtelen, Bufa). RULES.md §1.3.
+    ``spec.colours_not_counted`` (Színtelen, Bufa). docs/rules.md §3 (HKK deck construction
+    (Hagyományos)).
 
     Colours are listed in first-appearance order. Cards with ``colours is None`` give a
     ``colours_unknown`` warning each. params: ``{"colours": [...], "limit"}``.

@@ -1,12 +1,13 @@
 """World of Warcraft TCG Constructed deck rules, parameterised by :class:`FormatSpec`.
 
-Pure Python. Sources: CR v1.11 §100 and S004 (Death Knight starter rulebook, 2009) items 1-4:
-exactly one hero, in play from the start and not part of the deck; main deck at least 60
-cards; at most 4 copies of a name across main and side deck unless "Unlimited"; cards with
-class icons must share one with the hero's class, cards with a faction icon must match the
-hero's faction (no icon = goes anywhere); "[Trait] Hero Required" needs that hero trait
-(S004: Saeryn Dusksorrow, Blood, may play Hysteria (Blood) but not Corpse Explosion
-(Unholy)); side deck exactly 10 when used (RULES.md §2.1 item 7).
+Pure Python. Sources (docs/rules.md §9 (WoW TCG constructed decks)): WoW TCG Comprehensive Rules
+v1.11 §100 and the WoW TCG Death Knight starter rulebook (2009) items 1–4: exactly one hero, in play
+from the start and not part of the deck; main deck at least 60 cards; at most 4 copies of a name
+across main and side deck unless "Unlimited"; cards with class icons must share one with the hero's
+class, cards with a faction icon must match the hero's faction (no icon = goes anywhere); "[Trait]
+Hero Required" needs that hero trait (starter rulebook: Saeryn Dusksorrow, Blood, may play Hysteria
+(Blood) but not Corpse Explosion (Unholy)); side deck exactly 10 when used (Comprehensive Rules
+v1.11).
 
 The hero comes from the ``hero`` section; if that is empty, the single Hero card found in the
 main deck is moved out of it (not counted). When the hero is missing or ambiguous the
@@ -38,7 +39,11 @@ TRAIT_KINDS: tuple[str, ...] = ("class", "race", "faction", "talent", "professio
 
 
 def counts_toward_deck(card: Card) -> bool:
-    """Heroes are not part of the deck (CR 100.1, S004 item 4)."""
+    """Heroes are not part of the deck.
+
+    Sources: WoW TCG Comprehensive Rules v1.11 §100.1; WoW TCG Death Knight starter rulebook
+    (2009) item 4; docs/rules.md §9 (WoW TCG constructed decks).
+    """
     return card.kind is not CardKind.HERO
 
 
@@ -102,7 +107,8 @@ def _deck_lines(sections: Sections) -> Iterator[ResolvedLine]:
 
 @dataclass(frozen=True, slots=True)
 class ClassIcons:
-    """A card with class icons must share one with the hero's class (S004 item 1; CR 100).
+    """A card with class icons must share one with the hero's class (WoW TCG Death Knight
+    starter rulebook (2009) item 1; WoW TCG Comprehensive Rules v1.11 §100; docs/rules.md §9).
     params: ``{"classes": [card icons], "hero_class": [hero classes]}``."""
 
     def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
@@ -125,7 +131,8 @@ class ClassIcons:
 @dataclass(frozen=True, slots=True)
 class FactionIcon:
     """A card with a faction icon must match the hero's faction; ``faction=None`` (neutral)
-    goes anywhere (S004 item 1). params: ``{"faction", "hero_faction": [...]}``."""
+    goes anywhere (WoW TCG Death Knight starter rulebook (2009) item 1; docs/rules.md §9).
+    params: ``{"faction", "hero_faction": [...]}``."""
 
     def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
         hero = the_hero(sections)
@@ -147,7 +154,8 @@ class FactionIcon:
 @dataclass(frozen=True, slots=True)
 class HeroRequired:
     """Every ``card.requires`` key must be met by the hero: some required value is among the
-    hero's traits of that kind (S004 item 2; RULES.md §2.1 item 5).
+    hero's traits of that kind (WoW TCG Death Knight starter rulebook (2009) item 2;
+    docs/rules.md §9 (WoW TCG constructed decks)).
 
     params: ``{"trait", "required": [...], "hero": [...]}``. A hero lacking that trait kind
     gives a ``hero_traits_unknown`` warning ``{"trait"}`` instead.

@@ -17,10 +17,10 @@ class CardKind(StrEnum):
     """What a card is for deck construction, derived from its types by the loaders.
 
     Sources: HKK ``Szabálylap`` = rule card, ``Követő`` = follower, subtype ``epikus`` = epic
-    follower, ``hordaparancsnok`` = horde commander (Kódex ch. 43, 44, 48; docs/rules.md §2
-    (HKK rule cards, followers and guilds)); WoW ``Hero`` (CR 100.1; docs/rules.md §9 (WoW
-    TCG constructed decks)); Blue Moon leader, inquisitor and emissary (docs/rules.md §12
-    (Blue Moon decks)).
+    follower, ``hordaparancsnok`` = horde commander (Kódex ch. 43, 44, 48; docs/rules.md §2 (HKK
+    rule cards, followers and guilds)); WoW ``Hero`` (WoW TCG Comprehensive Rules v1.11 §100.1;
+    docs/rules.md §9 (WoW TCG constructed decks)); Blue Moon leader, inquisitor and emissary
+    (docs/rules.md §12 (Blue Moon decks)).
     """
 
     CARD = "card"
@@ -153,7 +153,8 @@ class Card:
             HKK card-text flag).
         rarity: source rarity code (``common``, ``rare``, ``U``, ``R`` …).
         copy_group: normalised name used for the copy limit; defaults to the card's own
-            normalised name (reprint suffixes stay distinct, RULES.md §1.1 [INFERRED]).
+            normalised name (reprint suffixes stay distinct: unknown → configurable,
+            docs/rules.md §1 (HKK card identity, colours and editions)).
         attributes: game-specific facts, e.g. Blue Moon ``{"people": "Hoax", "number": 15,
             "moons": 2, "chosen_one": False, "mutant": False, "plus_cards": 0,
             "plus_moons": 0}``.

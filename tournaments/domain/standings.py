@@ -1,9 +1,12 @@
 """Standings with a configurable tiebreaker chain (pure, exact with ``fractions.Fraction``).
 
-Sources: RULES.md §1.7 (HKK: match 3/1/0, game 2/1/0, Buchholz = sum of the opponents' match
-points; order inferred as match points → Buchholz → game points), §4; MTR 3.1 and Appendix C as
-summarised in TOURNAMENT-PRACTICE.md §4.1 (MW%, OMW%, GW%, OGW%, the 1/3 floor, byes), §8.3
-(scalar keys, a tuple sort, head-to-head as a post-pass within tie groups).
+Sources: docs/rules.md §8 (HKK tournament structure and scoring: match 3/1/0, game 2/1/0,
+Buchholz = sum of the opponents' match points, from the HKK results legend; the order match
+points → Buchholz → game points is inferred) and §15 (Match points and tiebreakers: MW%, OMW%,
+GW%, OGW%, the 1/3 floor and byes from Magic Tournament Rules §3.1 and Appendix C; median
+Buchholz and head-to-head borrowed from chess practice). Each tiebreaker is a scalar key and the
+entries are sorted by a tuple of them; head-to-head is applied afterwards, inside the groups
+still tied (app convention).
 
 Conventions:
 
@@ -26,9 +29,9 @@ from fractions import Fraction
 from tournaments.domain.types import EntryId, MatchRecord, Scoring, StandingRow
 
 FLOOR = Fraction(1, 3)
-#: HKK default chain after match points (RULES.md §1.7, order inferred).
+#: HKK default chain after match points (docs/rules.md §8, order inferred).
 HKK_TIEBREAKERS: tuple[str, ...] = ("buchholz", "game_points")
-#: MTR 3.1 chain after match points.
+#: Magic Tournament Rules §3.1 chain after match points (docs/rules.md §15).
 MTR_TIEBREAKERS: tuple[str, ...] = ("omw", "gw", "ogw")
 
 
@@ -83,8 +86,9 @@ def match_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
 def game_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
     """GW% = game points / (game_win × games played), floored at 1/3; 0 with no game.
 
-    The floor on the entry's *own* GW% is an open item (TOURNAMENT-PRACTICE.md §9); we apply it,
-    as OpenTourney does, so that GW% and OGW% use one definition.
+    Whether Magic floors the entry's *own* GW% is disputed (docs/rules.md §15 (Match points and
+    tiebreakers), inferred); we apply it, as OpenTourney does, so that GW% and OGW% use one
+    definition.
     """
     if s.games_played == 0:
         return Fraction(0)
@@ -305,7 +309,7 @@ def suggested_rounds(entry_count: int) -> int:
     """Suggested number of Swiss rounds: ``max(3, ceil(log2(n)))``, at most what the field allows.
 
     ceil(log2 n) rounds leave one undefeated entry at most (MTR Appendix E uses about that);
-    HKK events typically play 4–5 rounds (RULES.md §1.7), which this gives for 9–32 entries. The
+    HKK events typically play 4–5 rounds (docs/rules.md §8), which this gives for 9–32 entries. The
     result never exceeds the rounds possible without a rematch (n − 1, or n when odd, since each
     round one entry sits out), and is 0 below 2 entries.
     """
