@@ -17,7 +17,7 @@ from decks.domain.rules_wow import WOW_CONSTRUCTED
 from decks.domain.types import FormatSpec, Violation
 
 
-class UnknownRuleSet(LookupError):  # noqa: N818 (name fixed by the brief)
+class UnknownRuleSet(LookupError):  # noqa: N818 (stable public name)
     """No rule set is registered under this code (``args[0]`` is the code)."""
 
 

@@ -35,7 +35,7 @@ HKK_TIEBREAKERS: tuple[str, ...] = ("buchholz", "game_points")
 MTR_TIEBREAKERS: tuple[str, ...] = ("omw", "gw", "ogw")
 
 
-class UnknownTiebreaker(LookupError):  # noqa: N818 (name fixed by the brief)
+class UnknownTiebreaker(LookupError):  # noqa: N818 (stable public name)
     """Raised by ``get_tiebreaker`` (and ``compute_standings``) for an unregistered code."""
 
 
