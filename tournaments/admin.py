@@ -3,8 +3,15 @@ the services (they keep history and check the rules), so those models are read-o
 
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django import forms
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from decks.admin import FormatAdmin as DecksFormatAdmin
+from decks.models import Format
+from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.models import (
     DeckCheck,
     DeckSubmission,
@@ -21,6 +28,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Tournament,
 )
+from tournaments.selectors.match_structure import structure_error_message
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -158,3 +166,36 @@ class DeckCheckAdmin(ReadOnlyAdmin):
 
     list_display = ["round", "entry", "random_pick", "outcome", "penalty", "checked_by"]
     list_filter = ["outcome", "penalty", "random_pick"]
+
+
+class FormatMatchStructureForm(forms.ModelForm):
+    """The format form with its ``match_structure`` JSON checked by
+    ``MatchStructure.from_dict`` (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG
+    matches and first player), §13 (Blue Moon matches)); ``{}`` keeps the game's default."""
+
+    class Meta:
+        model = Format
+        exclude = ["ban_lists"]  # noqa: DJ006 (as decks.admin.FormatAdmin: every other field)
+
+    def clean_match_structure(self) -> Any:
+        data = self.cleaned_data.get("match_structure")
+        if not data:
+            return {}
+        if not isinstance(data, dict):
+            raise forms.ValidationError(_("Enter an object describing the match structure."))
+        try:
+            return MatchStructure.from_dict(data).to_dict()
+        except InvalidStructure as exc:
+            raise forms.ValidationError(structure_error_message(exc), code=exc.code) from None
+
+
+# The format admin lives in decks (decks never imports tournaments); the match structure it
+# stores is a tournaments concept, so its check is added here.
+admin.site.unregister(Format)
+
+
+@admin.register(Format)
+class FormatAdmin(DecksFormatAdmin):
+    """:class:`decks.admin.FormatAdmin` with the match structure validated."""
+
+    form = FormatMatchStructureForm

@@ -134,7 +134,12 @@ class Format(models.Model):
     """A tournament format as the organiser set it up; becomes a ``FormatSpec``.
 
     ``colours_not_counted`` is a list of colour names; ``params`` a dict of rule-set specific
-    numbers; ``default_tiebreakers`` an ordered list of tiebreaker codes.
+    numbers; ``default_tiebreakers`` an ordered list of tiebreaker codes. ``match_structure``
+    is the format's match structure (first-player policy, games per match, best-of ending, Blue
+    Moon crystal score) as the JSON of ``tournaments.domain.match_structure.MatchStructure``
+    (validated by the tournaments admin; ``{}`` = the game's default preset), copied onto each
+    tournament at creation (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and
+    first player), §13 (Blue Moon matches)).
     """
 
     slug = models.SlugField(_("slug"), max_length=64, unique=True)
@@ -167,6 +172,18 @@ class Format(models.Model):
         default=FirstPlayerPolicy.HKK,
     )
     games_per_match = models.PositiveSmallIntegerField(_("default games per match"), default=3)
+    match_structure = models.JSONField(
+        _("match structure"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'First-player policy and games of a match as JSON, e.g. {"policy": "hkk", '
+            '"games_per_match": 3, "ends_when_decided": false}. Keys: policy (hkk, wow, '
+            "blue_moon, loser_chooses), games_per_match, ends_when_decided, later_games "
+            "(loser_chooses, alternate), game_draws, game_score_unit, game_score_max, "
+            "target_score. Copied onto each new tournament of the format."
+        ),
+    )
     default_tiebreakers = models.JSONField(_("default tiebreakers"), default=list, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
     ban_lists = models.ManyToManyField(
@@ -197,6 +214,8 @@ class Format(models.Model):
             errors["colours_not_counted"] = _("Enter a list of colour names.")
         if not isinstance(self.params, dict):
             errors["params"] = _("Enter an object of parameters.")
+        if not isinstance(self.match_structure, dict):
+            errors["match_structure"] = _("Enter an object describing the match structure.")
         if not isinstance(self.default_tiebreakers, list):
             errors["default_tiebreakers"] = _("Enter a list of tiebreaker codes.")
         if errors:

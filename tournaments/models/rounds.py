@@ -151,6 +151,12 @@ class RoundSeat(models.Model):
 class Game(models.Model):
     """One game of a match: who held the right to go first, whether it was waived, who went
     first, and the result (``winner``, or ``is_draw``). ``version`` grows with each correction.
+
+    Where the format gives a choice (WoW TCG, Blue Moon: docs/rules.md §11 (WoW TCG matches and
+    first player), §13 (Blue Moon matches)) ``chosen_by`` is the entry that chose who starts
+    (the right holder) and ``waived`` its choice (``True`` = it let the opponent start); under
+    the HKK rule (§6 (HKK first-player rights)) it stays empty. ``score`` is the winner's score
+    in the format's unit (Blue Moon crystals), empty where none is kept or the game is drawn.
     """
 
     match = models.ForeignKey(
@@ -173,6 +179,15 @@ class Game(models.Model):
         related_name="+",
     )
     is_draw = models.BooleanField(_("draw"), default=False)
+    chosen_by = models.ForeignKey(
+        Entry,
+        verbose_name=_("chosen by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    score = models.PositiveSmallIntegerField(_("score"), null=True, blank=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("recorded by"),

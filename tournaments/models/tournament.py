@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.domain.match_structure import MatchStructure, structure_for_policy
+
 
 class Tournament(models.Model):
     """One event: format, kind, match structure, scoring, tiebreakers and state.
@@ -18,6 +20,12 @@ class Tournament(models.Model):
     ``first_player_policy`` is a code from ``tournaments.domain.first_player`` (``hkk``,
     ``loser_chooses``). ``late_entry_cutoff_round``: the last round a late entry may still
     join (``None`` = no late entries once running).
+
+    ``match_structure`` is the JSON of a ``tournaments.domain.match_structure.MatchStructure``
+    copied from the format at creation (first-player policy, games per match, best-of ending,
+    draws, Blue Moon crystal score); :attr:`structure` reads it. ``first_player_policy``,
+    ``games_per_match`` and ``stop_at_two_wins`` mirror it (docs/rules.md §6 (HKK first-player
+    rights), §11 (WoW TCG matches and first player), §13 (Blue Moon matches)).
     """
 
     class Kind(models.TextChoices):
@@ -58,6 +66,7 @@ class Tournament(models.Model):
     planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"), null=True, blank=True)
     tiebreakers = models.JSONField(_("tiebreakers"), default=list, blank=True)
     first_player_policy = models.CharField(_("first-player policy"), max_length=32)
+    match_structure = models.JSONField(_("match structure"), default=dict, blank=True)
     late_entry_cutoff_round = models.PositiveSmallIntegerField(
         _("late entry cut-off round"), null=True, blank=True
     )
@@ -99,3 +108,19 @@ class Tournament(models.Model):
     @property
     def is_pair(self) -> bool:
         return self.kind == self.Kind.PAIR
+
+    @property
+    def structure(self) -> MatchStructure:
+        """The match structure in force: ``match_structure`` when stored, else the one the
+        older fields imply (``first_player_policy``, ``games_per_match``, ``stop_at_two_wins``).
+
+        Raises:
+            InvalidStructure: stored data that is not a valid structure.
+        """
+        if self.match_structure:
+            return MatchStructure.from_dict(self.match_structure)
+        return structure_for_policy(
+            self.first_player_policy or "hkk",
+            games_per_match=self.games_per_match,
+            ends_when_decided=self.stop_at_two_wins,
+        )

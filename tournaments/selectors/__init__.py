@@ -26,6 +26,13 @@ from tournaments.selectors.entries import (
     names_by_entry,
     own_membership,
 )
+from tournaments.selectors.match_structure import (
+    PolicySummary,
+    game_error_message,
+    policy_summary,
+    structure_error_message,
+    unit_label,
+)
 from tournaments.selectors.matches import (
     MatchScore,
     game_record_of,
@@ -92,6 +99,11 @@ from tournaments.selectors.tournaments import (
 )
 
 __all__ = [
+    "PolicySummary",
+    "game_error_message",
+    "policy_summary",
+    "structure_error_message",
+    "unit_label",
     "BASE_COLUMN_TIEBREAKERS",
     "PERCENT_TIEBREAKERS",
     "TIEBREAKER_DIGITS",

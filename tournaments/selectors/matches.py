@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import NotFound
 from tournaments.domain import first_player as first_player_domain
+from tournaments.domain import match as match_domain
 from tournaments.domain.types import GameRecord, MatchRecord
 from tournaments.models import Entry, Game, Match, Round, Tournament
 
@@ -77,6 +78,7 @@ def game_record_of(game: Game) -> GameRecord:
         waived=game.waived,
         first=game.first_id,
         winner=game.winner_id,
+        score=game.score,
     )
 
 
@@ -107,8 +109,10 @@ def match_state(
 class MatchScore:
     """Game wins and the match points that follow from them.
 
-    ``complete``: a bye, all ``games_per_match`` games recorded, or (with stop-at-two-wins)
-    one entry has won the majority. ``points`` maps entry id → match points, only when complete.
+    ``complete``: a bye, or the match is over under the tournament's match structure (all
+    games played, or a best-of match decided: ``tournaments.domain.match.is_match_decided``).
+    ``points`` maps entry id → match points, only when complete. ``a_score`` / ``b_score``:
+    the game scores won (Blue Moon crystals; 0 where no score is kept).
     """
 
     a_wins: int
@@ -117,30 +121,38 @@ class MatchScore:
     games: int
     complete: bool
     points: dict[int, int]
+    a_score: int = 0
+    b_score: int = 0
 
 
 def match_score(match: Match, games: Sequence[Game] | None = None) -> MatchScore:
-    """Score of ``match`` under its tournament's settings: the match result follows from the
-    games (docs/rules.md §15 (Match points and tiebreakers))."""
+    """Score of ``match`` under its tournament's match structure and points: the match result
+    follows from the games (docs/rules.md §15 (Match points and tiebreakers); best of three /
+    one game: §11 (WoW TCG matches and first player), §13 (Blue Moon matches))."""
     t = match.round.tournament
     if match.entry_b_id is None:
         return MatchScore(t.bye_games_won, 0, 0, 0, True, {match.entry_a_id: t.match_win_points})
     games = match_games(match) if games is None else games
-    a = sum(1 for g in games if g.winner_id == match.entry_a_id)
-    b = sum(1 for g in games if g.winner_id == match.entry_b_id)
-    d = sum(1 for g in games if g.is_draw)
-    needed = t.games_per_match // 2 + 1
-    complete = len(games) >= t.games_per_match or (t.stop_at_two_wins and max(a, b) >= needed)
+    result = match_domain.match_result(match_state(match, games), t.structure)
     points: dict[int, int] = {}
-    if complete:
-        if a > b:
+    if result.decided:
+        if result.winner == match.entry_a_id:
             pa, pb = t.match_win_points, t.match_loss_points
-        elif a < b:
+        elif result.winner == match.entry_b_id:
             pa, pb = t.match_loss_points, t.match_win_points
         else:
             pa = pb = t.match_draw_points
         points = {match.entry_a_id: pa, match.entry_b_id: pb}
-    return MatchScore(a, b, d, len(games), complete, points)
+    return MatchScore(
+        result.a_wins,
+        result.b_wins,
+        result.draws,
+        result.games_played,
+        result.decided,
+        points,
+        result.a_score,
+        result.b_score,
+    )
 
 
 def match_records(

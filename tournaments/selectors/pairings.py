@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from tournaments.domain import first_player as fp
+from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import Match, Round, Tournament
 from tournaments.permissions import player_entry_ids
 from tournaments.selectors.entries import names_by_entry
@@ -36,6 +37,12 @@ def right_explanation(decision: fp.RightDecision, *, seat: str | None) -> str:
         "seat": seat or "",
         "previous": p.get("previous", decision.game_number - 1),
     }
+    chooses = decision.mode == fp.RightMode.CHOOSES
+    if chooses and decision.reason == "die_roll" and not decision.needs_roll:
+        return (
+            gettext("game %(game)s: player 1 (%(seat)s) won the die roll and chooses who starts")
+            % values
+        )
     if decision.needs_roll:
         if decision.reason == "reroll_game_3":
             return gettext("game %(game)s: a new die roll decides (agreed before game 1)") % values
@@ -54,6 +61,7 @@ def right_explanation(decision: fp.RightDecision, *, seat: str | None) -> str:
             "game %(game)s: player %(player)s (%(seat)s) chooses again after the drawn game "
             "%(previous)s"
         ),
+        "alternate": gettext("game %(game)s: player %(player)s (%(seat)s) chooses in turn"),
     }
     template = texts.get(decision.reason, gettext("game %(game)s: player %(player)s (%(seat)s)"))
     return template % values
@@ -89,6 +97,12 @@ class RightView:
     needs_roll: bool
     reason: str
     text: str
+    mode: str = "holds_right"
+
+    @property
+    def chooses(self) -> bool:
+        """The holder chooses who starts (WoW TCG, Blue Moon) rather than holding a right."""
+        return self.mode == "chooses"
 
 
 @dataclass
@@ -131,15 +145,22 @@ def _seat(match: Match, entry_id: int | None) -> str | None:
     return "A" if entry_id == match.entry_a_id else "B"
 
 
-def next_right_view(match: Match, games: list[Any], policy: str) -> RightView | None:
-    """The right for the next game from already loaded ``games`` (no query); ``None`` for a
-    bye, a complete match or a match the policy allows no further game in."""
+def next_right_view(
+    match: Match, games: list[Any], structure: MatchStructure | str
+) -> RightView | None:
+    """The right for the next game from already loaded ``games`` (no query) under the
+    tournament's match ``structure`` (a bare policy code is read as the older settings);
+    ``None`` for a bye, a complete or decided match or a match the policy allows no further
+    game in. ``mode`` is ``holds_right`` (HKK) or ``chooses`` (WoW TCG, Blue Moon)."""
     if match.entry_b_id is None:
         return None
     if match_score(match, games).complete:
         return None
     try:
-        decision = fp.next_right(match_state(match, games), policy=policy)
+        if isinstance(structure, str):
+            decision = fp.next_right(match_state(match, games), policy=structure)
+        else:
+            decision = fp.next_right(match_state(match, games), structure)
     except fp.InconsistentGame:
         return None
     seat = _seat(match, decision.holder)
@@ -150,6 +171,7 @@ def next_right_view(match: Match, games: list[Any], policy: str) -> RightView | 
         needs_roll=decision.needs_roll,
         reason=decision.reason,
         text=right_explanation(decision, seat=seat),
+        mode=str(decision.mode),
     )
 
 
@@ -162,7 +184,7 @@ def _match_view(m: Match, names: dict[int, str], tournament: Tournament) -> Matc
         b_name=names.get(m.entry_b_id, "") if m.entry_b_id else "",
         games=games,
         score=match_score(m, games),
-        right=next_right_view(m, games, tournament.first_player_policy),
+        right=next_right_view(m, games, tournament.structure),
     )
 
 

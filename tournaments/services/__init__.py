@@ -49,6 +49,7 @@ from tournaments.services.results import (
     match_next_right,
     match_set_die_roll,
     match_set_game3_roll,
+    match_set_reroll_agreement,
 )
 from tournaments.services.rounds import (
     pairing_candidates,
@@ -103,6 +104,7 @@ __all__ = [
     "match_next_right",
     "match_set_die_roll",
     "match_set_game3_roll",
+    "match_set_reroll_agreement",
     "pairing_candidates",
     "pairings_csv",
     "player_for_user",

@@ -5,34 +5,33 @@ TCG matches and first player)).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
+from hkk_tournament.errors import (
+    ApplicationError,
+    Conflict,
+    InvalidState,
+    NotFound,
+    ValidationFailed,
+)
 from tournaments import selectors
 from tournaments.domain import first_player as fp
-from tournaments.domain.types import GameRecord
+from tournaments.domain.match_structure import InvalidStructure, MatchStructure
+from tournaments.domain.types import GameRecord, StartChoice
 from tournaments.models import Entry, Game, GameCorrection, Match, Round
 from tournaments.services._common import lock_tournament
 from tournaments.services.jobs import enqueue_standings
 
 R = Round.Status
 
-_INCONSISTENT_MESSAGES = {
-    "unknown_entry": _("That entry does not play at this table."),
-    "wrong_game_number": _("Record the games in order: game %(expected)s is next."),
-    "roll_not_recorded": _("A die roll decides who holds the right: record its winner first."),
-    "wrong_right_holder": _("The right to go first in this game is not held by that entry."),
-    "wrong_first_player": _(
-        "The entry that went first does not match the right holder and the waiver."
-    ),
-    "wrong_winner": _("The winner must be one of the two entries (or a draw)."),
-    "too_many_games": _("This match has no more games under its first-player rule."),
-}
+#: ``InconsistentGame`` codes that are conflicts with the match's state (409), not bad input.
+_CONFLICT_CODES = frozenset({"reroll_agreement_too_late"})
+_STATE_CODES = frozenset({"match_already_decided", "too_many_games"})
 
 
 def _entry_id(value: Entry | int | None) -> int | None:
@@ -78,31 +77,55 @@ def _require_in_match(match: Match, entry_id: int | None, field: str) -> None:
         )
 
 
-def _inconsistent(exc: fp.InconsistentGame) -> ValidationFailed:
-    template = _INCONSISTENT_MESSAGES.get(exc.code, _("The game contradicts the rules."))
-    try:
-        message = str(template) % exc.params
-    except (KeyError, TypeError, ValueError):
-        message = str(template)
+def _inconsistent(exc: fp.InconsistentGame) -> ApplicationError:
+    """The application error of a domain ``InconsistentGame``: 409 ``Conflict`` for a late
+    re-roll agreement, 409 ``InvalidState`` for a match that is over, else 400
+    ``ValidationFailed`` (``wrong_right_holder`` / ``wrong_first_player`` as
+    ``first_player_mismatch``); params carry ``reason`` (the domain code)."""
+    message = selectors.game_error_message(exc.code, exc.params)
+    params = {"reason": exc.code, **exc.params}
+    if exc.code in _CONFLICT_CODES:
+        return Conflict(exc.code, message, params)
+    if exc.code in _STATE_CODES:
+        return InvalidState(exc.code, message, params)
     code = (
         "first_player_mismatch"
         if exc.code in ("wrong_right_holder", "wrong_first_player")
         else exc.code
     )
-    return ValidationFailed(code, message, {"reason": exc.code, **exc.params})
+    return ValidationFailed(code, message, params)
+
+
+def _structure(match: Match) -> MatchStructure:
+    """The match structure of ``match``'s tournament (``invalid_match_structure`` if broken)."""
+    try:
+        return match.round.tournament.structure
+    except InvalidStructure as exc:
+        raise InvalidState(
+            "invalid_match_structure",
+            selectors.structure_error_message(exc),
+            {"reason": exc.code, **exc.params},
+        ) from None
 
 
 @transaction.atomic
 def match_set_die_roll(
-    *, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool = False
+    *, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool | None = None
 ) -> Match:
-    """Record the game-1 die roll winner ("player 1", docs/rules.md §6 (HKK first-player
-    rights)) and whether both agreed, before the roll, to roll again for game 3.
+    """Record the game-1 die roll winner: HKK "player 1", who holds the right in game 1
+    (docs/rules.md §6 (HKK first-player rights)); WoW TCG and Blue Moon the entry that chooses
+    who starts game 1 (§11 (WoW TCG matches and first player), §13 (Blue Moon matches)).
+
+    ``reroll_game3_agreed`` (HKK with three games) is the players' agreement, made before this
+    roll, to decide game 3 by a new roll; ``None`` keeps the agreement already recorded. A roll
+    already recorded may be corrected until game 1 is recorded, but the agreement can no longer
+    change then (``tournaments.domain.first_player.record_die_roll``).
 
     Raises:
         InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``,
             ``games_already_recorded``.
-        ValidationFailed: ``not_in_match``.
+        Conflict: ``reroll_agreement_too_late`` (the agreement changed after the roll).
+        ValidationFailed: ``not_in_match``, ``reroll_not_available`` (not HKK with 3 games).
     """
     match = _locked_match(match)
     _require_playable(match)
@@ -114,16 +137,57 @@ def match_set_die_roll(
             _("The die roll cannot change once games are recorded."),
             {"table": match.table},
         )
-    match.die_roll_winner_id = winner
-    match.reroll_game3_agreed = bool(reroll_game3_agreed)
+    assert winner is not None
+    try:
+        state = fp.record_die_roll(
+            selectors.match_state(match, []),
+            _structure(match),
+            winner,
+            reroll_game3_agreed=reroll_game3_agreed,
+        )
+    except fp.InconsistentGame as exc:
+        raise _inconsistent(exc) from None
+    match.die_roll_winner_id = state.roll_winner
+    match.reroll_game3_agreed = state.reroll_game3
     match.save(update_fields=["die_roll_winner", "reroll_game3_agreed"])
+    return match
+
+
+@transaction.atomic
+def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
+    """Record (or withdraw) the players' agreement to decide HKK game 3 by a new die roll.
+
+    Accepted only before the game-1 die roll is recorded (docs/rules.md §6 (HKK first-player
+    rights); HKK FAQ on rule cards, followers, pair tournaments and first-player rights: "Ha
+    még az első játék kezdésekor a kockadobás előtt mindkét játékos beleegyezik…").
+
+    Raises:
+        Conflict: ``reroll_agreement_too_late`` (the game-1 roll or a game is recorded).
+        ValidationFailed: ``reroll_not_available`` (not HKK with three games).
+        InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``.
+    """
+    match = _locked_match(match)
+    _require_playable(match)
+    structure = _structure(match)
+    state = selectors.match_state(match, selectors.match_games(match))
+    try:
+        if agreed:
+            state = fp.agree_reroll_game3(state, structure)
+        elif state.reroll_game3:
+            if state.roll_winner is not None or state.games:
+                raise fp.InconsistentGame("reroll_agreement_too_late", {"game": 1})
+            state = replace(state, reroll_game3=False)
+    except fp.InconsistentGame as exc:
+        raise _inconsistent(exc) from None
+    match.reroll_game3_agreed = state.reroll_game3
+    match.save(update_fields=["reroll_game3_agreed"])
     return match
 
 
 @transaction.atomic
 def match_set_game3_roll(*, match: Match, winner_entry: Entry | int) -> Match:
     """Record the winner of the agreed game-3 re-roll (docs/rules.md §6 (HKK first-player
-    rights)).
+    rights)); a recorded one may be corrected until game 3 is recorded.
 
     Raises ``InvalidState("no_reroll_agreed" | "not_game_3" | …)``, ``ValidationFailed``.
     """
@@ -133,9 +197,15 @@ def match_set_game3_roll(*, match: Match, winner_entry: Entry | int) -> Match:
     _require_in_match(match, winner, "winner_entry")
     if not match.reroll_game3_agreed:
         raise InvalidState("no_reroll_agreed", _("No game-3 re-roll was agreed."), {})
-    if match.games.count() != 2:
+    games = selectors.match_games(match)
+    if len(games) != 2:
         raise InvalidState("not_game_3", _("The re-roll happens before game 3."), {})
-    match.game3_roll_winner_id = winner
+    assert winner is not None
+    try:
+        state = fp.record_die_roll(selectors.match_state(match, games), _structure(match), winner)
+    except fp.InconsistentGame as exc:
+        raise _inconsistent(exc) from None
+    match.game3_roll_winner_id = state.game3_roll_winner
     match.save(update_fields=["game3_roll_winner"])
     return match
 
@@ -147,6 +217,8 @@ def _game_values(game: Game) -> dict[str, Any]:
         "first": game.first_id,
         "winner": game.winner_id,
         "is_draw": game.is_draw,
+        "chosen_by": game.chosen_by_id,
+        "score": game.score,
         "recorded_by": game.recorded_by_id,
         "version": game.version,
     }
@@ -195,6 +267,16 @@ def _require_next_game(match: Match, games: list[Game], existing: Game | None, n
             {"game": number, "table": match.table, "version": existing.version},
         )
     if selectors.match_score(match, games).complete:
+        structure = _structure(match)
+        if len(games) < structure.games_per_match:
+            a_wins = sum(1 for g in games if g.winner_id == match.entry_a_id)
+            b_wins = sum(1 for g in games if g.winner_id == match.entry_b_id)
+            raise _inconsistent(
+                fp.InconsistentGame(
+                    "match_already_decided",
+                    {"games": len(games), "a_wins": a_wins, "b_wins": b_wins},
+                )
+            )
         raise InvalidState(
             "match_complete",
             _("The match at table %(table)s is already complete.") % {"table": match.table},
@@ -218,23 +300,23 @@ def _checked_right_holder(
     waived: bool,
     first: int | None,
     winner: int | None,
-) -> int | None:
-    """The right holder of game ``number`` under the tournament's policy, after checking the
-    game (``waived``, ``first``, ``winner``) against it. When a die roll decides and none is
-    recorded, ``holder_given`` is stored as the roll winner first (docs/rules.md §6 (HKK
-    first-player rights)). Raises ``ValidationFailed`` (see :func:`game_record`)."""
-    policy = match.round.tournament.first_player_policy
+    score: int | None = None,
+) -> fp.RightDecision:
+    """The first-player decision for game ``number`` under the tournament's match structure,
+    after checking the game (``waived``, ``first``, ``winner``, ``score``) against it. When a
+    die roll decides and none is recorded, ``holder_given`` is stored as the roll winner first
+    (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13
+    (Blue Moon matches)). Raises the errors of :func:`game_record`."""
+    structure = _structure(match)
     state = selectors.match_state(match, earlier)
     try:
-        decision = fp.next_right(state, policy=policy)
+        decision = fp.next_right(state, structure)
         if decision.needs_roll and holder_given is not None:
-            if decision.game_number == 1:
-                match.die_roll_winner_id = holder_given
-            else:
-                match.game3_roll_winner_id = holder_given
+            state = fp.record_die_roll(state, structure, holder_given)
+            match.die_roll_winner_id = state.roll_winner
+            match.game3_roll_winner_id = state.game3_roll_winner
             match.save(update_fields=["die_roll_winner", "game3_roll_winner"])
-            state = selectors.match_state(match, earlier)
-            decision = fp.next_right(state, policy=policy)
+            decision = fp.next_right(state, structure)
         if decision.needs_roll:
             raise fp.InconsistentGame("roll_not_recorded", {"game": decision.game_number})
         holder = decision.holder
@@ -244,12 +326,17 @@ def _checked_right_holder(
                 {"game": number, "expected": holder, "got": holder_given},
             )
         record = GameRecord(
-            number=number, right_holder=holder, waived=waived, first=first, winner=winner
+            number=number,
+            right_holder=holder,
+            waived=waived,
+            first=first,
+            winner=winner,
+            score=score,
         )
-        fp.validate_game(decision, record, state)
+        fp.validate_game(decision, record, state, structure)
     except fp.InconsistentGame as exc:
         raise _inconsistent(exc) from None
-    return holder
+    return decision
 
 
 def _correct_game(game: Game, values: dict[str, Any], *, recorded_by: Any, reason: str) -> Game:
@@ -296,6 +383,8 @@ def game_record(
     correction: bool = False,
     reason: str = "",
     expected_version: int | None = None,
+    choice: str | None = None,
+    score: int | None = None,
 ) -> Game:
     """Record game ``number`` of a match: the winner (``None`` = draw), who went first and
     whether the right holder waived.
@@ -309,6 +398,12 @@ def game_record(
     rights), §11 (WoW TCG matches and first player) and §16 (Deck checks, penalties and result
     reporting).
 
+    Where the format gives a choice (WoW TCG, Blue Moon) the decided entry *chooses* who starts:
+    ``choice`` ``"self"`` / ``"opponent"`` (same as ``waived`` false / true; when given it
+    wins over ``waived``) and the game stores that entry as ``chosen_by``. ``score`` is the
+    winner's score where the format keeps one (Blue Moon crystals, 1 … max; none for a draw).
+    No game is recorded once a best-of match is decided (``match_already_decided``).
+
     ``correction=True`` replaces an already recorded game (also in a finished round); the
     earlier values are kept in a :class:`GameCorrection` with ``reason``; ``expected_version``
     guards against overwriting someone else's correction.
@@ -320,7 +415,9 @@ def game_record(
             ``match_complete``.
         ValidationFailed: ``not_in_match``, ``wrong_game_number``, ``roll_not_recorded``,
             ``first_player_mismatch`` (params ``reason``: ``wrong_right_holder`` /
-            ``wrong_first_player``), ``too_many_games``.
+            ``wrong_first_player``), ``draw_not_allowed``, ``score_missing``,
+            ``score_out_of_range``, ``score_not_allowed``, ``invalid_value`` (a bad choice).
+        InvalidState: also ``match_already_decided``, ``too_many_games``.
     """
     match = _locked_match(_match_at(match, round, table))
     _require_playable(match, correction=correction)
@@ -336,8 +433,16 @@ def game_record(
         existing = _require_correctable(existing, number, expected_version)
     else:
         _require_next_game(match, games, existing, number)
+    if choice is not None:
+        if choice not in StartChoice._value2member_map_:
+            raise ValidationFailed(
+                "invalid_value",
+                _("Choose who starts: self or opponent."),
+                {"field": "choice", "value": choice},
+            )
+        waived = StartChoice(choice) == StartChoice.OPPONENT
     earlier = [g for g in games if g.number < number]
-    holder = _checked_right_holder(
+    decision = _checked_right_holder(
         match,
         earlier,
         number=number,
@@ -345,13 +450,17 @@ def game_record(
         waived=bool(waived),
         first=first,
         winner=winner,
+        score=score,
     )
+    chooses = decision.mode == fp.RightMode.CHOOSES
     values = {
-        "right_holder_id": holder,
+        "right_holder_id": decision.holder,
         "waived": bool(waived),
         "first_id": first,
         "winner_id": winner,
         "is_draw": winner is None,
+        "chosen_by_id": decision.holder if chooses else None,
+        "score": score,
     }
     if existing is not None:
         game = _correct_game(existing, values, recorded_by=recorded_by, reason=reason)
@@ -377,8 +486,9 @@ class NextRight:
 
 
 def match_next_right(*, match: Match) -> NextRight:
-    """The first-player decision for the next game of ``match`` under its tournament's policy
-    (read-only; docs/rules.md §6 (HKK first-player rights))."""
+    """The first-player decision for the next game of ``match`` under its tournament's match
+    structure (read-only; docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and
+    first player), §13 (Blue Moon matches)); ``decision`` is ``None`` once the match is over."""
     match = Match.objects.select_related("round__tournament").get(pk=match.pk)
     if match.entry_b_id is None:
         return NextRight(None, None, None, gettext("bye: no games are played"))
@@ -386,7 +496,10 @@ def match_next_right(*, match: Match) -> NextRight:
     if selectors.match_score(match, games).complete:
         return NextRight(None, None, None, gettext("the match is complete"))
     state = selectors.match_state(match, games)
-    decision = fp.next_right(state, policy=match.round.tournament.first_player_policy)
+    try:
+        decision = fp.next_right(state, _structure(match))
+    except fp.InconsistentGame:
+        return NextRight(None, None, None, gettext("the match is complete"))
     seat = None
     if decision.holder is not None:
         seat = "A" if decision.holder == match.entry_a_id else "B"

@@ -18,8 +18,16 @@ from django.utils.translation import gettext_lazy as _
 
 from decks.models import Format
 from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
+from tournaments import selectors
 from tournaments.domain import first_player as first_player_domain
 from tournaments.domain import standings as standings_domain
+from tournaments.domain.match_structure import (
+    GAME_DEFAULT_PRESET,
+    InvalidStructure,
+    MatchStructure,
+    PolicyCode,
+    get_preset,
+)
 from tournaments.models import Tournament
 from tournaments.services._common import (
     GAME_DEFAULTS,
@@ -121,24 +129,83 @@ def _check_positive(**values: object) -> None:
             )
 
 
+def _invalid_structure(exc: InvalidStructure) -> ValidationFailed:
+    return ValidationFailed(
+        "invalid_match_structure",
+        selectors.structure_error_message(exc),
+        {"reason": exc.code, **exc.params},
+    )
+
+
+def format_structure(fmt: Format) -> MatchStructure:
+    """The match structure a new tournament of ``fmt`` starts from: the format's
+    ``match_structure`` when set, else the game's preset (HKK three games, WoW TCG best of
+    three, a WoW TCG Core format best of one, Blue Moon one game in crystals; docs/rules.md §6
+    (HKK first-player rights), §11 (WoW TCG matches and first player), §13 (Blue Moon
+    matches)).
+
+    Raises:
+        ValidationFailed: ``invalid_match_structure`` for stored data that is not valid.
+    """
+    try:
+        if fmt.match_structure:
+            return MatchStructure.from_dict(fmt.match_structure)
+        game = _game_slug(fmt)
+        if game == "wow" and "core" in fmt.slug:
+            return get_preset("wow_best_of_one")
+        return get_preset(GAME_DEFAULT_PRESET.get(game, "hkk"))
+    except InvalidStructure as exc:
+        raise _invalid_structure(exc) from None
+
+
+def _structure_with(
+    base: MatchStructure,
+    *,
+    policy: str | None,
+    games_per_match: int | None,
+    stop_at_two_wins: bool | None,
+) -> MatchStructure:
+    """``base`` with the organiser's overrides: another policy (its scoring settings are kept,
+    ``later_games`` only when the new policy allows it), games per match, best-of ending."""
+    if policy is None and games_per_match is None and stop_at_two_wins is None:
+        return base
+    data = base.to_dict()
+    if policy is not None and policy != base.policy:
+        _check_policy(policy)
+        data["policy"] = policy
+        if policy in (PolicyCode.HKK, PolicyCode.LOSER_CHOOSES):
+            data["later_games"] = None
+    if games_per_match is not None:
+        data["games_per_match"] = games_per_match
+    if stop_at_two_wins is not None:
+        data["ends_when_decided"] = bool(stop_at_two_wins)
+    try:
+        return MatchStructure.from_dict(data)
+    except InvalidStructure as exc:
+        if exc.code == "too_many_games_for_policy":
+            raise ValidationFailed(
+                "invalid_value",
+                _("The first-player policy %(policy)s allows at most %(max)s games per match.")
+                % {"policy": data["policy"], "max": exc.params.get("max")},
+                {"field": "games_per_match", "max": exc.params.get("max")},
+            ) from None
+        raise _invalid_structure(exc) from None
+
+
 def _match_settings(
     fmt: Format,
     *,
     games_per_match: int | None,
+    stop_at_two_wins: bool | None,
     planned_rounds: int | None,
     tiebreakers: Sequence[str] | None,
     first_player_policy: str | None,
-) -> tuple[str, int, list[str]]:
-    """``(policy, games per match, tiebreakers)``: the given values, else the format row's,
-    else the game's (``GAME_DEFAULTS``), checked in this order: positive numbers, a known
-    policy that allows that many games, known tiebreakers."""
+) -> tuple[MatchStructure, list[str]]:
+    """``(match structure, tiebreakers)``: the format's structure (``format_structure``) with
+    the given overrides, the given tiebreakers else the format row's, else the game's
+    (``GAME_DEFAULTS``); checked: positive numbers, a known policy that allows that many games,
+    known tiebreakers."""
     game_defaults = GAME_DEFAULTS.get(_game_slug(fmt), GAME_DEFAULTS["hkk"])
-    policy = first_player_policy or _format_default(
-        fmt, ("default_first_player_policy", "first_player_policy"), game_defaults["policy"]
-    )
-    games = games_per_match or _format_default(
-        fmt, ("default_games_per_match", "games_per_match"), game_defaults["games"]
-    )
     if tiebreakers is not None:
         tbs = list(tiebreakers)
     else:
@@ -146,17 +213,16 @@ def _match_settings(
         if not set(tbs) <= set(standings_domain.TIEBREAKERS):
             # A format row naming codes the standings registry does not know: use the game's.
             tbs = list(game_defaults["tiebreakers"])
-    _check_positive(games_per_match=games, planned_rounds=planned_rounds)
-    policy = _check_policy(str(policy))
-    max_games = first_player_domain.get_policy(policy).max_games
-    if max_games is not None and int(games) > max_games:
-        raise ValidationFailed(
-            "invalid_value",
-            _("The first-player policy %(policy)s allows at most %(max)s games per match.")
-            % {"policy": policy, "max": max_games},
-            {"field": "games_per_match", "max": max_games},
-        )
-    return policy, int(games), _check_tiebreakers(tbs)
+    _check_positive(games_per_match=games_per_match, planned_rounds=planned_rounds)
+    if first_player_policy:
+        _check_policy(str(first_player_policy))
+    structure = _structure_with(
+        format_structure(fmt),
+        policy=str(first_player_policy) if first_player_policy else None,
+        games_per_match=games_per_match,
+        stop_at_two_wins=stop_at_two_wins,
+    )
+    return structure, _check_tiebreakers(tbs)
 
 
 def _apply_scoring(tournament: Tournament, scoring: Mapping[str, int] | None) -> None:
@@ -178,7 +244,7 @@ def tournament_create(
     format_slug: str,
     kind: str = Tournament.Kind.INDIVIDUAL,
     games_per_match: int | None = None,
-    stop_at_two_wins: bool = False,
+    stop_at_two_wins: bool | None = None,
     planned_rounds: int | None = None,
     tiebreakers: Sequence[str] | None = None,
     first_player_policy: str | None = None,
@@ -188,11 +254,15 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament in ``draft``.
 
-    Defaults come from the ``decks.Format`` row (its default policy, games per match and
-    tiebreakers when it has them), else from the game: HKK → policy ``hkk``, 3 games, tiebreakers
-    ``["buchholz", "game_points"]`` (docs/rules.md §8 (HKK tournament structure and scoring));
-    WoW → ``loser_chooses``, ``["omw", "gw", "ogw"]`` (docs/rules.md §15 (Match points and
-    tiebreakers); Magic Tournament Rules, appendix C).
+    The match structure (first-player policy, games per match, best-of ending, draws, Blue Moon
+    crystal score) is copied from the format (:func:`format_structure`): HKK formats the HKK
+    rule with three games, all played (docs/rules.md §6 (HKK first-player rights)); WoW TCG
+    best of three, the die roll winner chooses (§11 (WoW TCG matches and first player)); Blue
+    Moon one game scored in crystals (§13 (Blue Moon matches)). ``first_player_policy``,
+    ``games_per_match`` and ``stop_at_two_wins`` (``None`` = the format's) override it.
+    Tiebreakers come from the format row, else the game: HKK ``["buchholz", "game_points"]``
+    (§8 (HKK tournament structure and scoring)); WoW ``["omw", "gw", "ogw"]`` (§15 (Match
+    points and tiebreakers); Magic Tournament Rules, appendix C).
 
     ``scoring`` may override any of ``match_win_points, match_draw_points, match_loss_points,
     game_win_points, game_draw_points, game_loss_points, bye_games_won`` (HKK 3/1/0 and 2/1/0).
@@ -200,13 +270,15 @@ def tournament_create(
     Raises:
         NotFound: ``unknown_format``.
         ValidationFailed: ``unknown_tiebreaker``, ``unknown_first_player_policy``,
+            ``invalid_match_structure`` (params ``reason``: an ``InvalidStructure`` code),
             ``invalid_value`` (bad kind, games per match, rounds or scoring key).
     """
     fmt = _format_or_not_found(format_slug)
     _check_kind_and_name(kind, name)
-    policy, games, tbs = _match_settings(
+    structure, tbs = _match_settings(
         fmt,
         games_per_match=games_per_match,
+        stop_at_two_wins=stop_at_two_wins,
         planned_rounds=planned_rounds,
         tiebreakers=tiebreakers,
         first_player_policy=first_player_policy,
@@ -216,11 +288,12 @@ def tournament_create(
         name=str(name).strip(),
         format=fmt,
         kind=kind,
-        games_per_match=games,
-        stop_at_two_wins=bool(stop_at_two_wins),
+        games_per_match=structure.games_per_match,
+        stop_at_two_wins=structure.ends_when_decided,
         planned_rounds=planned_rounds,
         tiebreakers=tbs,
-        first_player_policy=policy,
+        first_player_policy=str(structure.policy),
+        match_structure=structure.to_dict(),
         late_entry_cutoff_round=late_entry_cutoff_round,
         deck_deadline=deck_deadline,
     )

@@ -32,10 +32,20 @@ def test_create_takes_hkk_defaults_from_the_format():
     assert t.status == Tournament.Status.REGISTRATION
 
 
-def test_create_wow_defaults_to_loser_chooses_and_mtr_tiebreakers():
+def test_create_wow_copies_the_format_structure_and_mtr_tiebreakers():
     t = services.tournament_create(owner=None, name="WoW", format_slug="wow-constructed")
-    assert t.first_player_policy == "loser_chooses"
+    assert t.first_player_policy == "wow"
+    assert t.match_structure["policy"] == "wow"
+    assert t.match_structure["later_games"] == "loser_chooses"
+    assert (t.games_per_match, t.stop_at_two_wins) == (3, True)
     assert t.tiebreakers == ["omw", "gw", "ogw"]
+
+
+def test_create_bluemoon_is_one_game_in_crystals():
+    t = services.tournament_create(owner=None, name="BM", format_slug="bluemoon-advanced")
+    s = t.structure
+    assert (s.policy, s.games_per_match, s.game_draws) == ("blue_moon", 1, False)
+    assert (s.game_score_unit, s.game_score_max) == ("crystals", 4)
 
 
 def test_create_rejects_unknown_format_tiebreaker_and_policy():

@@ -91,7 +91,7 @@ def test_stop_at_two_wins_ends_the_match():
     assert selectors.match_score(m).complete
     with pytest.raises(InvalidState) as exc:
         services.game_record(match=m, number=3, winner_entry=m.entry_a_id, first_entry=m.entry_a_id)
-    assert exc.value.code == "match_complete"
+    assert exc.value.code == "match_already_decided"
     services.round_finish(round=rnd)
     rows = {r.entry: r for r in services.standings_compute(tournament=t)}
     assert rows[m.entry_a_id].game_points == 4 and rows[m.entry_a_id].match_points == 3
