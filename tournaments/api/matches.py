@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,7 +25,9 @@ from tournaments.models import Tournament
 
 class GameOutputSerializer(serializers.Serializer):
     """One recorded game: right holder, waiver, who went first, winner (entry ids; ``winner`` null
-    for a draw) and ``version`` (1, plus one per correction).
+    for a draw) and ``version`` (1, plus one per correction). Where the format gives a choice
+    (WoW TCG, Blue Moon) ``chosen_by`` is the entry that chose who starts and ``choice`` its
+    choice (``self`` / ``opponent``); ``score`` is the winner's score (Blue Moon crystals).
     """
 
     number = serializers.IntegerField()
@@ -34,7 +36,30 @@ class GameOutputSerializer(serializers.Serializer):
     first = serializers.IntegerField(source="first_id")
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
     is_draw = serializers.BooleanField()
+    chosen_by = serializers.IntegerField(source="chosen_by_id", allow_null=True)
+    choice = serializers.SerializerMethodField()
+    score = serializers.IntegerField(allow_null=True)
     version = serializers.IntegerField()
+
+    def get_choice(self, obj: Any) -> str:
+        return "opponent" if obj.waived else "self"
+
+
+class PolicyOutputSerializer(serializers.Serializer):
+    """The match structure of the event: ``code`` (first-player policy), translated ``name``
+    and one-line ``rule``, its ``source`` in docs/rules.md, and the ``structure`` as stored
+    (``MatchStructure.to_dict``)."""
+
+    code = serializers.CharField()
+    name = serializers.CharField()
+    rule = serializers.CharField()
+    structure = serializers.DictField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # ``source`` is a Field attribute, so this field cannot be declared on the class.
+        fields["source"] = serializers.CharField(help_text=_("Section of docs/rules.md."))
+        return fields
 
 
 class RightOutputSerializer(serializers.Serializer):
@@ -48,6 +73,9 @@ class RightOutputSerializer(serializers.Serializer):
     seat = serializers.CharField(allow_null=True)
     needs_roll = serializers.BooleanField()
     reason = serializers.CharField(help_text=_("Stable reason code, e.g. player_2_game_2."))
+    mode = serializers.CharField(
+        help_text=_("holds_right (HKK: may waive) or chooses (chooses who starts).")
+    )
     text = serializers.CharField(help_text=_("Translated explanation."))
 
 
@@ -72,22 +100,50 @@ class MatchOutputSerializer(serializers.Serializer):
     a_wins = serializers.IntegerField(source="score.a_wins")
     b_wins = serializers.IntegerField(source="score.b_wins")
     draws = serializers.IntegerField(source="score.draws")
+    a_score = serializers.IntegerField(source="score.a_score")
+    b_score = serializers.IntegerField(source="score.b_score")
     complete = serializers.BooleanField(source="score.complete")
     match_points = serializers.SerializerMethodField()
     games = GameOutputSerializer(many=True)
     next_right = RightOutputSerializer(source="right", allow_null=True)
+    policy = serializers.SerializerMethodField()
 
     def get_match_points(self, obj) -> dict[str, int]:
         return {str(k): v for k, v in obj.score.points.items()}
 
+    @extend_schema_field(PolicyOutputSerializer)
+    def get_policy(self, obj) -> dict[str, Any]:
+        return policy_data(obj.match.round.tournament)
+
+
+def policy_data(tournament: Tournament) -> dict[str, Any]:
+    """The :class:`PolicyOutputSerializer` body of ``tournament``'s match structure."""
+    structure = tournament.structure
+    summary = selectors.policy_summary(structure)
+    return {
+        "code": summary.code,
+        "name": summary.name,
+        "rule": summary.rule,
+        "source": summary.source,
+        "structure": structure.to_dict(),
+    }
+
 
 class DieRollInputSerializer(serializers.Serializer):
-    """Body of POST .../matches/{match_id}/die-roll/: ``winner`` (entry id of player 1) and
-    ``reroll_game3_agreed`` (default false).
+    """Body of POST .../matches/{match_id}/die-roll/: ``winner`` (entry id of player 1) and,
+    optionally, ``reroll_game3_agreed`` (HKK: the agreement made before this roll; omitted =
+    keep the recorded one).
     """
 
     winner = serializers.IntegerField(help_text=_("Entry id of the die-roll winner (player 1)."))
-    reroll_game3_agreed = serializers.BooleanField(default=False)
+    reroll_game3_agreed = serializers.BooleanField(required=False)
+
+
+class RerollAgreementInputSerializer(serializers.Serializer):
+    """Body of POST .../matches/{match_id}/reroll-agreement/: ``agreed`` (default true; false
+    withdraws it)."""
+
+    agreed = serializers.BooleanField(default=True)
 
 
 class Game3RollInputSerializer(serializers.Serializer):
@@ -99,12 +155,25 @@ class Game3RollInputSerializer(serializers.Serializer):
 
 
 class GameRecordInputSerializer(serializers.Serializer):
-    """One game: ``winner`` entry id (null = draw), ``first`` entry id, ``waived``."""
+    """One game: ``winner`` entry id (null = draw), ``first`` entry id, ``waived`` (or, where
+    the format gives a choice, ``choice`` ``self`` / ``opponent``), ``score`` (Blue Moon
+    crystals of the winner)."""
 
     number = serializers.IntegerField(min_value=1, max_value=9)
     winner = serializers.IntegerField(allow_null=True, help_text=_("Entry id; null for a draw."))
     first = serializers.IntegerField(help_text=_("Entry id of the entry that went first."))
     waived = serializers.BooleanField(default=False)
+    choice = serializers.ChoiceField(
+        choices=["self", "opponent"],
+        required=False,
+        help_text=_("Who the chooser let start: self or opponent (same as waived)."),
+    )
+    score = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text=_("The winner's score where the format keeps one (Blue Moon crystals)."),
+    )
     right_holder = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -150,6 +219,8 @@ def record_game(request: Request, match_kwargs: dict[str, Any]) -> Any:
         winner_entry=data["winner"],
         first_entry=data["first"],
         waived=data["waived"],
+        choice=data.get("choice"),
+        score=data.get("score"),
         right_holder_entry=data.get("right_holder"),
         correction=data["correction"],
         reason=data.get("reason", ""),
@@ -199,7 +270,8 @@ class MatchDieRollApi(TournamentApi):
 
     Judges and organisers (``require_judge``). Body ``DieRollInputSerializer``. 200 with the match;
     404 ``match_not_found``; 409 ``round_not_published``, ``round_finished``, ``bye_match``,
-    ``games_already_recorded``; 400 ``not_in_match``.
+    ``games_already_recorded``, ``reroll_agreement_too_late`` (the agreement changed once a
+    roll is recorded); 400 ``not_in_match``, ``reroll_not_available``.
     """
 
     @extend_schema(
@@ -217,8 +289,34 @@ class MatchDieRollApi(TournamentApi):
         services.match_set_die_roll(
             match=match,
             winner_entry=data["winner"],
-            reroll_game3_agreed=data["reroll_game3_agreed"],
+            reroll_game3_agreed=data.get("reroll_game3_agreed"),
         )
+        return match_response(tournament, match_id)
+
+
+class MatchRerollAgreementApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/reroll-agreement/: record (or
+    withdraw) both players' agreement to decide HKK game 3 by a new die roll. Accepted only
+    before the game-1 die roll is recorded (docs/rules.md §6 (HKK first-player rights)).
+
+    Judges and organisers (``require_judge``). Body ``RerollAgreementInputSerializer``. 200 with
+    the match; 409 ``reroll_agreement_too_late``, ``round_not_published``, ``round_finished``,
+    ``bye_match``; 400 ``reroll_not_available`` (not HKK with three games); 404
+    ``match_not_found``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_matches_reroll_agreement",
+        summary="Record the agreement to decide game 3 by a new die roll (before the game-1 roll)",
+        request=RerollAgreementInputSerializer,
+        responses={200: MatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = RerollAgreementInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = selectors.match_get(tournament=tournament, match_id=match_id)
+        services.match_set_reroll_agreement(match=match, agreed=serializer.validated_data["agreed"])
         return match_response(tournament, match_id)
 
 
@@ -252,8 +350,10 @@ class MatchGameRecordApi(TournamentApi):
 
     Judges and organisers (``require_judge``). Body ``GameRecordInputSerializer``. 201 for a new
     game, 200 for a correction (game and match). 404 ``match_not_found``, ``game_not_recorded``;
-    409 ``game_already_recorded``, ``stale_version``, ``match_complete``, ``round_finished`` …;
-    400 ``first_player_mismatch``, ``wrong_game_number``, ``roll_not_recorded`` ….
+    409 ``game_already_recorded``, ``stale_version``, ``match_complete``,
+    ``match_already_decided`` (a best-of match is decided), ``round_finished`` …; 400
+    ``first_player_mismatch``, ``wrong_game_number``, ``roll_not_recorded``,
+    ``draw_not_allowed``, ``score_missing``, ``score_out_of_range``, ``score_not_allowed`` ….
     """
 
     @extend_schema(

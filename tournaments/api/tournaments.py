@@ -31,7 +31,9 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     format = serializers.SlugField(max_length=64, help_text=_("Format slug, e.g. hkk."))
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="individual")
     games_per_match = serializers.IntegerField(min_value=1, max_value=9, required=False)
-    stop_at_two_wins = serializers.BooleanField(default=False)
+    stop_at_two_wins = serializers.BooleanField(
+        required=False, help_text=_("Omitted: the format's match structure decides.")
+    )
     planned_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
     tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
     first_player_policy = serializers.CharField(max_length=32, required=False)
@@ -69,6 +71,10 @@ class TournamentOutputSerializer(serializers.Serializer):
     planned_rounds = serializers.IntegerField(allow_null=True)
     tiebreakers = serializers.ListField(child=serializers.CharField())
     first_player_policy = serializers.CharField()
+    match_structure = serializers.DictField(
+        source="structure.to_dict",
+        help_text=_("First-player policy and games of a match (copied from the format)."),
+    )
     late_entry_cutoff_round = serializers.IntegerField(allow_null=True)
     deck_deadline = serializers.DateTimeField(allow_null=True)
     scoring = serializers.SerializerMethodField()

@@ -68,6 +68,11 @@ urlpatterns = [
         name="tournaments-match-die-roll",
     ),
     path(
+        T + "matches/<int:match_id>/reroll-agreement/",
+        matches.MatchRerollAgreementApi.as_view(),
+        name="tournaments-match-reroll-agreement",
+    ),
+    path(
         T + "matches/<int:match_id>/game3-roll/",
         matches.MatchGame3RollApi.as_view(),
         name="tournaments-match-game3-roll",

@@ -90,7 +90,7 @@ def _create(owner: Any, data: dict[str, Any]) -> Tournament:
             format_slug=data["format"],
             kind=data["kind"],
             games_per_match=data["games_per_match"],
-            stop_at_two_wins=data["stop_at_two_wins"],
+            stop_at_two_wins=data["stop_at_two_wins"] or None,
             planned_rounds=data["planned_rounds"],
             late_entry_cutoff_round=data["late_entry_cutoff_round"],
             tiebreakers=data["tiebreakers"],

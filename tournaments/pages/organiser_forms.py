@@ -45,7 +45,9 @@ class TournamentCreateForm(forms.Form):
         help_text=_("Empty: the format's default."),
     )
     stop_at_two_wins = forms.BooleanField(
-        label=_("Stop when a player has won the match"), required=False
+        label=_("Stop when a player has won the match"),
+        required=False,
+        help_text=_("Unticked: as the format's match structure says."),
     )
     planned_rounds = forms.IntegerField(
         label=_("Planned rounds"),

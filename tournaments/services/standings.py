@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from tournaments import selectors
 from tournaments.domain import standings as standings_domain
+from tournaments.domain.match_structure import MatchStructure, PolicyCode
 from tournaments.domain.types import StandingRow
 from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.services._common import scoring_for
@@ -80,23 +81,34 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
     return snapshot
 
 
+def _export_game(g: Any, structure: MatchStructure) -> dict[str, Any]:
+    """One game: right holder, waiver, first, winner; ``chosen_by`` where the format gives a
+    choice (WoW TCG, Blue Moon) and ``score`` where it keeps one (Blue Moon crystals)."""
+    out: dict[str, Any] = {
+        "number": g.number,
+        "right_holder": g.right_holder_id,
+        "waived": g.waived,
+        "first": g.first_id,
+        "winner": g.winner_id,
+    }
+    if structure.policy != PolicyCode.HKK:
+        out["chosen_by"] = g.chosen_by_id
+    if structure.scored:
+        out["score"] = g.score
+    return out
+
+
 def _export_match(m: Match) -> dict[str, Any]:
     games = selectors.match_games(m)
     score = selectors.match_score(m, games)
+    structure = m.round.tournament.structure
     return {
         "table": m.table,
         "a": m.entry_a_id,
         "b": m.entry_b_id,
-        "games": [
-            {
-                "number": g.number,
-                "right_holder": g.right_holder_id,
-                "waived": g.waived,
-                "first": g.first_id,
-                "winner": g.winner_id,
-            }
-            for g in games
-        ],
+        "policy": str(structure.policy),
+        "reroll_game3_agreed": m.reroll_game3_agreed,
+        "games": [_export_game(g, structure) for g in games],
         "match_points": {str(k): v for k, v in score.points.items()},
     }
 
@@ -121,10 +133,11 @@ def _export_rounds(tournament: Tournament) -> list[dict[str, Any]]:
 def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     """The whole event as one JSON-ready dict (the ``simulate_tournament --json`` shape):
 
-    ``{"format", "kind", "policy", "games_per_match", "tiebreakers": [codes],
+    ``{"format", "kind", "policy", "games_per_match", "match_structure", "tiebreakers": [codes],
     "entries": [{"id", "name", "members": [names], "registered_round", "dropped_after_round"}],
     "rounds": [{"number", "seed", "status", "relaxations", "pairings": [{"table", "a", "b",
-    "games": [{"number", "right_holder", "waived", "first", "winner"}],
+    "policy", "reroll_game3_agreed", "games": [{"number", "right_holder", "waived", "first",
+    "winner", ("chosen_by" where the format gives a choice), ("score" where it keeps one)}],
     "match_points": {"<id>": n}}]}], "drops": [{"entry", "after_round"}],
     "standings": [{"rank", "entry", "match_points", "game_points", "tiebreakers": {code: str}}]}``.
     """
@@ -135,6 +148,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
         "kind": tournament.kind,
         "policy": tournament.first_player_policy,
         "games_per_match": tournament.games_per_match,
+        "match_structure": tournament.structure.to_dict(),
         "tiebreakers": list(tournament.tiebreakers),
         "entries": [
             {

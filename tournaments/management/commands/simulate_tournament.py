@@ -8,10 +8,16 @@ Deterministic for a given seed: the results, the drops, the decks and the per-ro
 seeds all come from ``random.Random(S)``; entry ids in the output are the registration numbers
 (1..N), so two runs print the same JSON. About one entry in ten drops along the way.
 
-Output (one JSON object): ``{"format", "kind", "policy", "games_per_match", "tiebreakers",
-"entries": [{"id", "name", "members"}], "rounds": [{"number", "seed", "pairings": [{"table",
-"a", "b", "games": [{"number", "right_holder", "waived", "first", "winner"}],
-"match_points"}]}], "drops": [{"entry", "after_round"}], "standings": [{"rank", "entry",
+Games follow the format's match structure (docs/rules.md §6 (HKK first-player rights), §11
+(WoW TCG matches and first player), §13 (Blue Moon matches)): HKK formats play three games
+with the HKK right; WoW TCG best of three (no game after 2–0), the roll winner choosing; Blue
+Moon one game with its crystal score.
+
+Output (one JSON object): ``{"format", "kind", "policy", "games_per_match", "match_structure",
+"tiebreakers", "entries": [{"id", "name", "members"}], "rounds": [{"number", "seed",
+"pairings": [{"table", "a", "b", "policy", "reroll_game3_agreed", "games": [{"number",
+"right_holder", "waived", "first", "winner", ("chosen_by"), ("score")}], "match_points"}]}],
+"drops": [{"entry", "after_round"}], "standings": [{"rank", "entry",
 "match_points", "game_points", "tiebreakers": {code: "exact"}}]}`` (see
 ``tournaments.services.tournament_export``).
 """
@@ -144,8 +150,9 @@ def _renumber(export: dict[str, Any], order: list[int]) -> dict[str, Any]:
         for p in rnd["pairings"]:
             p["a"], p["b"] = m(p["a"]), m(p["b"])
             for g in p["games"]:
-                for key in ("right_holder", "first", "winner"):
-                    g[key] = m(g[key])
+                for key in ("right_holder", "first", "winner", "chosen_by"):
+                    if key in g:
+                        g[key] = m(g[key])
             p["match_points"] = {str(m(int(k))): v for k, v in p["match_points"].items()}
         for r in rnd.get("relaxations", []):
             r["entries"] = [m(e) for e in r.get("entries", [])]
@@ -254,12 +261,18 @@ def simulate(
 
 
 def _play_match(match: Match, rng: random.Random) -> None:
-    """Random but rule-abiding games: die roll, waivers, winners (10 % draws). Not for a bye."""
+    """Random but rule-abiding games under the tournament's match structure: the HKK game-3
+    re-roll agreement (one table in ten) before the die roll, the die roll, waivers / choices,
+    winners (10 % draws where the format has drawn games), the winner's score where the format
+    keeps one (Blue Moon crystals), and no game once a best-of match is decided. Not for a bye.
+    """
     a, b = match.entry_a_id, match.entry_b_id
     if b is None:
         raise ValueError(f"table {match.table} is a bye: it has no games")
+    structure = match.round.tournament.structure
+    agree = structure.reroll_game3_available and rng.random() < 0.1
     services.match_set_die_roll(
-        match=match, winner_entry=rng.choice((a, b)), reroll_game3_agreed=rng.random() < 0.1
+        match=match, winner_entry=rng.choice((a, b)), reroll_game3_agreed=agree
     )
     number = 0
     while True:
@@ -274,7 +287,11 @@ def _play_match(match: Match, rng: random.Random) -> None:
         waived = rng.random() < 0.15
         first = (b if holder == a else a) if waived else holder
         x = rng.random()
-        winner = a if x < 0.45 else b if x < 0.9 else None
+        draws = 0.1 if structure.game_draws else 0.0
+        winner = a if x < (1 - draws) / 2 else b if x < 1 - draws else None
+        score = None
+        if structure.scored and winner is not None and structure.game_score_max is not None:
+            score = rng.randint(1, structure.game_score_max)
         services.game_record(
             match=match,
             number=number,
@@ -282,6 +299,7 @@ def _play_match(match: Match, rng: random.Random) -> None:
             first_entry=first,
             waived=waived,
             right_holder_entry=roll,
+            score=score,
         )
 
 
