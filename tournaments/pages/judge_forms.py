@@ -23,6 +23,7 @@ class QuickGameForm(forms.Form):
         label=_("Result"), choices=[("a", "A"), ("b", "B"), ("draw", _("Draw"))]
     )
     waived = forms.BooleanField(label=_("Waived: the other player went first"), required=False)
+    score = forms.IntegerField(label=_("Winner's score"), min_value=0, required=False)
 
 
 class DeckCheckAddForm(forms.Form):
@@ -72,9 +73,21 @@ class DieRollForm(forms.Form):
         label=_("Both agreed before the roll to roll again for game 3"), required=False
     )
 
-    def __init__(self, *args, a: tuple[int, str], b: tuple[int, str], **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        a: tuple[int, str],
+        b: tuple[int, str],
+        reroll_available: bool = True,
+        chooses: bool = False,
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
         set_choices(self, "winner", _entry_choices(a, b))
+        if chooses:
+            self.fields["winner"].label = _("Die roll winner (chooses who starts)")
+        if not reroll_available:
+            del self.fields["reroll_game3_agreed"]
 
 
 class GameForm(forms.Form):
@@ -93,11 +106,30 @@ class GameForm(forms.Form):
         empty_value=None,
         widget=forms.RadioSelect,
     )
+    score = forms.IntegerField(
+        label=_("Winner's score"),
+        min_value=0,
+        required=False,
+        help_text=_("Only where the format keeps a score (Blue Moon: crystals)."),
+    )
     correction = forms.BooleanField(label=_("Correct an already recorded game"), required=False)
     reason = forms.CharField(label=_("Reason of the correction"), max_length=2000, required=False)
 
-    def __init__(self, *args, a: tuple[int, str], b: tuple[int, str], **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        a: tuple[int, str],
+        b: tuple[int, str],
+        scored: bool = False,
+        chooses: bool = False,
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if not scored:
+            del self.fields["score"]
+        if chooses:
+            self.fields["waived"].label = _("The chooser let the other player start")
+            self.fields["right_holder"].label = _("Who chose (when a die roll decided it)")
         set_choices(
             self,
             "result",
@@ -116,4 +148,5 @@ class GameForm(forms.Form):
             self.add_error("reason", _("A correction needs a reason."))
         result = cleaned.get("result")
         cleaned["winner"] = None if result == "draw" else (int(result) if result else None)
+        cleaned.setdefault("score", None)
         return cleaned

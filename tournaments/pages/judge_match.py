@@ -1,6 +1,9 @@
-"""The judges' result screen for one table, built for a phone: the holder of the right to go
-first in the next game and why (docs/rules.md §6 (HKK first-player rights)), a die roll when one
-decides, then one tap per game (A won / B won / draw) with a "waived" toggle that switches who
+"""The judges' result screen for one table, built for a phone: the format's first-player policy
+(name, one-line rule, source), the holder of the right to go first in the next game (or the
+entry that chooses who starts) and why (docs/rules.md §6 (HKK first-player rights), §11 (WoW
+TCG matches and first player), §13 (Blue Moon matches)), the HKK game-3 re-roll agreement
+(refused with a message once the game-1 roll is recorded), a die roll when one decides, then
+one tap per game (A won / B won / draw) with a "waived" toggle that switches who
 went first. The full form (any first player, corrections with a reason) is below it, and the
 game start of both sides (§5 (HKK game start: opening hand and life points)) under that.
 
@@ -22,6 +25,7 @@ from django.views.decorators.http import require_http_methods
 
 from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
+from tournaments.domain.match_structure import MatchStructure, PolicyCode
 from tournaments.models import Match, Round
 from tournaments.pages.common import judged_tournament, match_at, run, visible_round
 from tournaments.pages.judge_forms import DieRollForm, GameForm, QuickGameForm
@@ -50,14 +54,17 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
         return render(request, TEMPLATE, base)
     a = (match.entry_a_id, view.a_name)
     b = (match.entry_b_id, view.b_name)
+    structure = tournament.structure
+    options = _options(structure)
+    base["policy"] = selectors.policy_summary(structure)
     forms: dict[str, Any] = {
-        "roll_form": DieRollForm(a=a, b=b, prefix="roll"),
-        "game_form": _game_form(view, a, b),
+        "roll_form": DieRollForm(a=a, b=b, prefix="roll", **options["roll"]),
+        "game_form": _game_form(view, a, b, **options["game"]),
         "quick_form": QuickGameForm(
             prefix="quick", initial={"number": view.right.game if view.right else None}
         ),
     }
-    if request.method == "POST" and _handle_post(request, match, view, (a, b), forms):
+    if request.method == "POST" and _handle_post(request, match, view, (a, b), forms, options):
         return redirect(reverse("tournaments:match", args=[tournament.pk, number, table]))
     right = view.right
     context = {
@@ -70,8 +77,24 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
         if right and right.holder
         else "",
         "game_start": match_game_start(match),
+        "structure": structure,
+        "chooses": structure.policy != PolicyCode.HKK,
+        "score_unit": selectors.unit_label(structure.game_score_unit),
+        "offer_reroll_agreement": structure.reroll_game3_available
+        and not match.reroll_game3_agreed
+        and not view.games,
     }
     return render(request, TEMPLATE, context)
+
+
+def _options(structure: MatchStructure) -> dict[str, dict[str, bool]]:
+    """Form options that follow from the match structure: a choice instead of a waivable
+    right (WoW TCG, Blue Moon), the game-3 re-roll (HKK), a per-game score (Blue Moon)."""
+    chooses = structure.policy != PolicyCode.HKK
+    return {
+        "roll": {"reroll_available": structure.reroll_game3_available, "chooses": chooses},
+        "game": {"scored": structure.scored, "chooses": chooses},
+    }
 
 
 def _table_nav(rnd: Round, table: int) -> dict[str, int | None]:
@@ -89,23 +112,34 @@ def _handle_post(
     view: selectors.MatchView,
     sides: tuple[Side, Side],
     forms: dict[str, Any],
+    options: dict[str, dict[str, bool]],
 ) -> bool:
     """Handle the one form the POST carries; ``True`` when something was recorded. A bound form
     replaces its blank one in ``forms`` so that its errors are shown."""
     post = request.POST
     a, b = sides
+    if "reroll-agree" in post:
+        # Refused once the game-1 roll is recorded: the message says why (docs/rules.md §6).
+        return _recorded(
+            run(
+                request,
+                lambda: services.match_set_reroll_agreement(match=match, agreed=True),
+                _("The new roll for game 3 is agreed."),
+            )
+        )
     if "roll-winner" in post:
-        forms["roll_form"] = roll_form = DieRollForm(post, a=a, b=b, prefix="roll")
+        forms["roll_form"] = roll_form = DieRollForm(
+            post, a=a, b=b, prefix="roll", **options["roll"]
+        )
         if not roll_form.is_valid():
             return False
         data = roll_form.cleaned_data
+        agreed = data.get("reroll_game3_agreed") or None
         return _recorded(
             run(
                 request,
                 lambda: services.match_set_die_roll(
-                    match=match,
-                    winner_entry=data["winner"],
-                    reroll_game3_agreed=data["reroll_game3_agreed"],
+                    match=match, winner_entry=data["winner"], reroll_game3_agreed=agreed
                 ),
                 _("Die roll recorded."),
             )
@@ -124,7 +158,7 @@ def _handle_post(
     if "quick-result" in post:
         forms["quick_form"] = quick_form = QuickGameForm(post, prefix="quick")
         return _recorded(_quick_game(request, quick_form, view, match))
-    forms["game_form"] = game_form = GameForm(post, a=a, b=b, prefix="game")
+    forms["game_form"] = game_form = GameForm(post, a=a, b=b, prefix="game", **options["game"])
     return game_form.is_valid() and _full_game(request, game_form, match)
 
 
@@ -144,6 +178,7 @@ def _full_game(request: HttpRequest, form: GameForm, match: Match) -> bool:
             first_entry=data["first"],
             waived=data["waived"],
             right_holder_entry=data["right_holder"],
+            score=data["score"],
             correction=data["correction"],
             reason=data["reason"],
             recorded_by=request.user,
@@ -181,15 +216,18 @@ def _quick_game(
             winner_entry=winner,
             first_entry=other if data["waived"] else right.holder,
             waived=data["waived"],
+            score=data.get("score"),
             recorded_by=request.user,
         ),
         _("Game %(game)s recorded.") % {"game": right.game},
     )
 
 
-def _game_form(view: selectors.MatchView, a: Side, b: Side) -> GameForm:
+def _game_form(
+    view: selectors.MatchView, a: Side, b: Side, *, scored: bool, chooses: bool
+) -> GameForm:
     """The next game's form, pre-filled with the right holder as the entry going first."""
     initial: dict[str, Any] = {"number": len(view.games) + 1}
     if view.right is not None and view.right.holder is not None:
         initial["first"] = view.right.holder
-    return GameForm(a=a, b=b, prefix="game", initial=initial)
+    return GameForm(a=a, b=b, prefix="game", initial=initial, scored=scored, chooses=chooses)

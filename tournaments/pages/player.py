@@ -219,11 +219,15 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
     view = selectors.match_view(match=match)
     mine, theirs, seat = _sides(match, entry.pk)
     names = view.names
+    structure = tournament.structure
     form = ResultReportForm(
         request.POST or None,
-        games=tournament.games_per_match,
+        games=structure.games_per_match,
         mine=(mine, names[mine]),
         theirs=(theirs, names[theirs]),
+        chooses=structure.policy != "hkk",
+        draws=structure.game_draws,
+        score_label=selectors.unit_label(structure.game_score_unit) if structure.scored else None,
     )
     can_report = rnd.status == rnd.Status.PUBLISHED and not view.score.complete
     if request.method == "POST" and _report(request, form, can_report, match, entry):
@@ -242,6 +246,7 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "judge": can_judge(request.user, tournament),
             "statuses": ResultReport.Status,
             "game_start": match_game_start(match),
+            "policy": selectors.policy_summary(structure),
         }
     )
     return render(request, "tournaments/player/my_match.html", context)

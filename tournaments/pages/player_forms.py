@@ -39,38 +39,69 @@ class OwnDeckForm(forms.Form):
 
 class ResultReportForm(forms.Form):
     """A player's report of their own match: per game the winner, who went first, and whether
-    the holder of the right waived it. Games left empty were not played."""
+    the holder of the right waived it (where the format gives a choice, WoW TCG and Blue Moon:
+    whether the chooser let the other player start), and the winner's score where the format
+    keeps one (Blue Moon crystals). Games left empty were not played; a format without drawn
+    games offers no draw (docs/rules.md §6, §11, §13)."""
 
     def __init__(
-        self, *args, games: int, mine: tuple[int, str], theirs: tuple[int, str], **kwargs
+        self,
+        *args,
+        games: int,
+        mine: tuple[int, str],
+        theirs: tuple[int, str],
+        chooses: bool = False,
+        draws: bool = True,
+        score_label: str | None = None,
+        **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.games = games
         self.mine, self.theirs = mine, theirs
+        self.scored = score_label is not None
         for n in range(1, games + 1):
+            results = [
+                ("", _("not played")),
+                ("mine", _("I won")),
+                ("theirs", _("%(name)s won") % {"name": theirs[1]}),
+            ]
+            if draws:
+                results.append(("draw", _("Draw")))
             self.fields[f"g{n}_result"] = forms.ChoiceField(
                 label=_("Game %(game)s: result") % {"game": n},
                 required=False,
-                choices=[
-                    ("", _("not played")),
-                    ("mine", _("I won")),
-                    ("theirs", _("%(name)s won") % {"name": theirs[1]}),
-                    ("draw", _("Draw")),
-                ],
+                choices=results,
             )
             self.fields[f"g{n}_first"] = forms.ChoiceField(
                 label=_("Game %(game)s: went first") % {"game": n},
                 required=False,
                 choices=[("", "–"), ("mine", _("I did")), ("theirs", theirs[1])],
             )
-            self.fields[f"g{n}_waived"] = forms.BooleanField(
-                label=_("Game %(game)s: the right to go first was waived") % {"game": n},
-                required=False,
+            waived_label = (
+                _("Game %(game)s: the player who chose let the other start")
+                if chooses
+                else _("Game %(game)s: the right to go first was waived")
             )
+            self.fields[f"g{n}_waived"] = forms.BooleanField(
+                label=waived_label % {"game": n}, required=False
+            )
+            if score_label is not None:
+                self.fields[f"g{n}_score"] = forms.IntegerField(
+                    label=_("Game %(game)s: winner's %(unit)s") % {"game": n, "unit": score_label},
+                    min_value=0,
+                    required=False,
+                )
 
-    def rows(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
+    def rows(
+        self,
+    ) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField, forms.BoundField | None]]:
         return [
-            (self[f"g{n}_result"], self[f"g{n}_first"], self[f"g{n}_waived"])
+            (
+                self[f"g{n}_result"],
+                self[f"g{n}_first"],
+                self[f"g{n}_waived"],
+                self[f"g{n}_score"] if self.scored else None,
+            )
             for n in range(1, self.games + 1)
         ]
 
@@ -91,14 +122,15 @@ class ResultReportForm(forms.Form):
             if not first:
                 self.add_error(f"g{n}_first", _("Tell who went first."))
                 continue
-            games.append(
-                {
-                    "number": n,
-                    "winner": None if result == "draw" else ids[result],
-                    "first": ids[first],
-                    "waived": bool(cleaned.get(f"g{n}_waived")),
-                }
-            )
+            game = {
+                "number": n,
+                "winner": None if result == "draw" else ids[result],
+                "first": ids[first],
+                "waived": bool(cleaned.get(f"g{n}_waived")),
+            }
+            if self.scored:
+                game["score"] = cleaned.get(f"g{n}_score")
+            games.append(game)
         if not games and not self.errors:
             raise forms.ValidationError(_("Report at least one game."))
         cleaned["games"] = games

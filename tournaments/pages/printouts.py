@@ -207,9 +207,10 @@ def standings_pdf(*, tournament: Tournament) -> bytes:
 
 
 def _holder_texts(match: Match, tournament: Tournament, names: dict[int, str]) -> list[str]:
-    """Per game, who holds the right to go first (known names where the die roll is recorded,
-    else the rule: docs/rules.md §6 (HKK first-player rights) for HKK, the Magic Tournament Rules
-    2.2 for "loser chooses")."""
+    """Per game of the match structure, who holds the right to go first or chooses who starts
+    (known names where the die roll is recorded, else the rule: docs/rules.md §6 (HKK
+    first-player rights) for HKK, §11 (WoW TCG matches and first player) and §13 (Blue Moon
+    matches) for the chooser policies)."""
     a, b = match.entry_a_id, match.entry_b_id
     p1 = match.die_roll_winner_id
     p2 = (b if p1 == a else a) if p1 is not None else None
@@ -227,17 +228,22 @@ def _holder_texts(match: Match, tournament: Tournament, names: dict[int, str]) -
             "seat": seat,
         }
 
+    structure = tournament.structure
     texts = []
-    for game in range(1, tournament.games_per_match + 1):
+    for game in range(1, structure.games_per_match + 1):
         if game == 1:
             texts.append(who(p1, 1))
-        elif tournament.first_player_policy == "hkk":
+        elif structure.policy == "hkk":
             if game == 2:
                 texts.append(who(p2, 2) if p2 is not None else _("player 2"))
             elif match.reroll_game3_agreed:
                 texts.append(_("new die roll (agreed): %(box)s A  %(box)s B") % {"box": BOX})
             else:
                 texts.append(who(p1, 1) if p1 is not None else _("player 1"))
+        elif structure.effective_later_games == "alternate":
+            texts.append(
+                _("the other player than in game %(previous)s chooses") % {"previous": game - 1}
+            )
         else:
             texts.append(
                 _("the loser of game %(previous)s chooses (after a draw: the same player)")
@@ -261,19 +267,28 @@ def _slip(m: Match, rnd: Round, names: dict[int, str]) -> KeepTogether:
         st["h2"],
     )
     players = Paragraph(_text(f"A: {a_name}    B: {b_name}"), st["body"])
+    structure = tournament.structure
+    summary = selectors.policy_summary(structure)
+    policy = Paragraph(
+        _text(f"{summary.name}: {summary.rule} ({_('source')}: {summary.source})"), st["body"]
+    )
+    chooses = structure.policy != "hkk"
     rows: list[list[Any]] = [
-        [_("Game"), _("Right to go first"), _("Waived"), _("Went first"), _("Winner")]
+        [
+            _("Game"),
+            _("Chooses who starts") if chooses else _("Right to go first"),
+            _("Let the other start") if chooses else _("Waived"),
+            _("Went first"),
+            _("Winner"),
+        ]
     ]
+    winner_boxes = f"{BOX} A   {BOX} B"
+    if structure.game_draws:
+        winner_boxes += f"   {BOX} {_('draw')}"
+    if structure.scored:
+        winner_boxes += f"   {selectors.unit_label(structure.game_score_unit)}: ____"
     for number, holder in enumerate(_holder_texts(m, tournament, names), start=1):
-        rows.append(
-            [
-                number,
-                holder,
-                BOX,
-                f"{BOX} A   {BOX} B",
-                f"{BOX} A   {BOX} B   {BOX} {_('draw')}",
-            ]
-        )
+        rows.append([number, holder, BOX, f"{BOX} A   {BOX} B", winner_boxes])
     table = _table(rows, [14 * mm, 70 * mm, 16 * mm, 30 * mm, 50 * mm])
     sign = Paragraph(
         _text(_("Signature A: %(line)s    Signature B: %(line)s") % {"line": "_" * 22}),
@@ -283,6 +298,7 @@ def _slip(m: Match, rnd: Round, names: dict[int, str]) -> KeepTogether:
         [
             head,
             players,
+            policy,
             Spacer(1, 2 * mm),
             table,
             Spacer(1, 4 * mm),

@@ -50,11 +50,13 @@ def normalise_games(match: Match, games: Any) -> list[dict[str, Any]]:
     ``[{"number", "winner", "first", "waived"}]``.
 
     Numbers run 1, 2, … without gaps up to ``games_per_match``; ``winner`` (or ``None``) and
-    ``first`` are the two entries of ``match``.
+    ``first`` are the two entries of ``match``. Optional per game: ``choice`` (``self`` /
+    ``opponent``, where the format gives a choice; same as ``waived``) and ``score`` (the
+    winner's Blue Moon crystals); the rules for them are checked by ``game_record``.
 
     Raises ``ValidationFailed("invalid_report")`` (params name the game and field).
     """
-    limit = match.round.tournament.games_per_match
+    limit = match.round.tournament.structure.games_per_match
     entries = {match.entry_a_id, match.entry_b_id}
     if not isinstance(games, Sequence) or isinstance(games, str | bytes) or not games:
         raise _invalid(_("Report at least one game."), field="games")
@@ -95,7 +97,25 @@ def normalise_games(match: Match, games: Any) -> list[dict[str, Any]]:
                 field="waived",
                 game=number,
             )
-        out.append({"number": number, "winner": winner, "first": first, "waived": waived})
+        if "choice" in item:
+            if item["choice"] not in ("self", "opponent"):
+                raise _invalid(
+                    _("'choice' must be self or opponent (game %(game)s).") % {"game": number},
+                    field="choice",
+                    game=number,
+                )
+            waived = item["choice"] == "opponent"
+        score = item.get("score")
+        if score is not None and (isinstance(score, bool) or not isinstance(score, int)):
+            raise _invalid(
+                _("The score of game %(game)s must be a whole number.") % {"game": number},
+                field="score",
+                game=number,
+            )
+        game = {"number": number, "winner": winner, "first": first, "waived": waived}
+        if score is not None:
+            game["score"] = score
+        out.append(game)
     out.sort(key=lambda g: g["number"])
     if [g["number"] for g in out] != list(range(1, len(out) + 1)):
         raise _invalid(_("Report the games in order: 1, 2, 3 …, each once."), field="number")
@@ -115,6 +135,7 @@ def _same(recorded: Game, game: dict[str, Any], holder: int | None) -> bool:
         recorded.winner_id == game["winner"]
         and recorded.first_id == game["first"]
         and recorded.waived == game["waived"]
+        and recorded.score == game.get("score")
         and recorded.right_holder_id == holder
     )
 
@@ -146,6 +167,7 @@ def _apply(
             winner_entry=g["winner"],
             first_entry=g["first"],
             waived=g["waived"],
+            score=g.get("score"),
             right_holder_entry=holder,
             recorded_by=by,
             correction=existing is not None and correct,

@@ -226,6 +226,15 @@ CASES = [
         body=lambda w: {"winner": w.a},
     ),
     Case(
+        "tournaments-match-reroll-agreement",
+        "post",
+        RUN,
+        lambda w: f"{BASE}{w.t.pk}/matches/{w.match.pk}/reroll-agreement/",
+        JUDGES,
+        200,
+        body=lambda w: {"agreed": True},
+    ),
+    Case(
         "tournaments-match-game3-roll",
         "post",
         RUN,
