@@ -1,0 +1,99 @@
+"""The match structure as data: validated in the format admin, copied onto a new tournament
+with the organiser's overrides, and backfilled for tournaments created before it
+(docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13 (Blue
+Moon matches))."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.apps import apps as django_apps
+
+from decks.models import Format
+from hkk_tournament.errors import ValidationFailed
+from tests.factories import make_tournament
+from tournaments import services
+from tournaments.admin import FormatMatchStructureForm
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+BACKFILL = importlib.import_module("tournaments.migrations.0004_backfill_match_structure")
+SEED = importlib.import_module("decks.migrations.0008_seed_match_structures")
+
+
+def _admin_form(structure) -> FormatMatchStructureForm:
+    fmt = Format.objects.get(slug="wow-constructed")
+    data = {
+        field: getattr(fmt, field)
+        for field in (
+            "slug",
+            "name",
+            "rule_set",
+            "sideboard_mode",
+            "sideboard_size",
+            "min_main",
+            "copy_limit",
+            "first_player_policy",
+        )
+        if getattr(fmt, field) is not None
+    }
+    data.update(
+        game=fmt.game_id,
+        games_per_match=3,
+        colours_not_counted="[]",
+        params="{}",
+        default_tiebreakers="[]",
+        match_structure=structure,
+        is_active=True,
+    )
+    return FormatMatchStructureForm(data, instance=fmt)
+
+
+def test_admin_form_checks_the_structure_with_the_domain():
+    form = _admin_form('{"policy": "hkk", "games_per_match": 5, "ends_when_decided": false}')
+    assert not form.is_valid()
+    assert form.errors["match_structure"][0].startswith("A(z) hkk szabály legfeljebb 3")
+    form = _admin_form('{"policy": "wow", "games_per_match": 1, "ends_when_decided": true}')
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["match_structure"]["later_games"] is None
+    assert not _admin_form('{"policy": "wow", "games": 3}').is_valid()
+
+
+def test_seeded_formats_follow_the_sources():
+    structures = dict(Format.objects.values_list("slug", "match_structure"))
+    assert structures["hkk"] == SEED.HKK and structures["hkk-paros"] == SEED.HKK
+    assert structures["wow-constructed"] == SEED.WOW_BEST_OF_THREE
+    assert structures["bluemoon-advanced"] == SEED.BLUE_MOON
+    assert SEED.structure_for("wow", "wow-core") == SEED.WOW_BEST_OF_ONE
+
+
+def test_overrides_on_creation():
+    t = services.tournament_create(
+        owner=None, name="x", format_slug="wow-constructed", first_player_policy="loser_chooses"
+    )
+    assert t.match_structure["policy"] == "loser_chooses"
+    assert t.match_structure["later_games"] is None
+    t = services.tournament_create(owner=None, name="x", format_slug="hkk", stop_at_two_wins=True)
+    assert t.structure.ends_when_decided and t.structure.games_per_match == 3
+    with pytest.raises(ValidationFailed) as exc:
+        services.tournament_create(owner=None, name="x", format_slug="hkk", games_per_match=5)
+    assert exc.value.code == "invalid_value" and exc.value.params["max"] == 3
+
+
+def test_backfill_builds_the_structure_from_the_old_fields():
+    t, _ = make_tournament()
+    Tournament.objects.filter(pk=t.pk).update(
+        match_structure={},
+        first_player_policy="loser_chooses",
+        games_per_match=3,
+        stop_at_two_wins=True,
+    )
+    BACKFILL.backfill(django_apps, None)
+    t.refresh_from_db()
+    assert t.match_structure["policy"] == "loser_chooses"
+    assert (t.structure.games_per_match, t.structure.ends_when_decided) == (3, True)
+    BACKFILL.empty(django_apps, None)
+    t.refresh_from_db()
+    assert t.match_structure == {} and t.structure.policy == "loser_chooses"
