@@ -43,9 +43,9 @@ from tournaments.services.reports import (
     result_report_confirm,
     result_report_submit,
 )
-from tournaments.services.results import (
+from tournaments.services.results import game_record
+from tournaments.services.rolls import (
     NextRight,
-    game_record,
     match_next_right,
     match_set_die_roll,
     match_set_game3_roll,

@@ -1,0 +1,166 @@
+"""Die rolls and the first-player right of a match: the game-1 die roll, the HKK agreement to
+decide game 3 by a new roll (only before the game-1 roll), the game-3 re-roll, and who holds
+the right or chooses who starts in the next game (docs/rules.md §6 (HKK first-player rights),
+§11 (WoW TCG matches and first player), §13 (Blue Moon matches)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from hkk_tournament.errors import InvalidState
+from tournaments import selectors
+from tournaments.domain import first_player as fp
+from tournaments.models import Entry, Match
+from tournaments.services._match_rules import (
+    entry_id,
+    inconsistent,
+    locked_match,
+    require_in_match,
+    require_playable,
+    structure_of,
+)
+
+
+@transaction.atomic
+def match_set_die_roll(
+    *, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool | None = None
+) -> Match:
+    """Record the game-1 die roll winner: HKK "player 1", who holds the right in game 1
+    (docs/rules.md §6 (HKK first-player rights)); WoW TCG and Blue Moon the entry that chooses
+    who starts game 1 (§11 (WoW TCG matches and first player), §13 (Blue Moon matches)).
+
+    ``reroll_game3_agreed`` (HKK with three games) is the players' agreement, made before this
+    roll, to decide game 3 by a new roll; ``None`` keeps the agreement already recorded. A roll
+    already recorded may be corrected until game 1 is recorded, but the agreement can no longer
+    change then (``tournaments.domain.first_player.record_die_roll``).
+
+    Raises:
+        InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``,
+            ``games_already_recorded``.
+        Conflict: ``reroll_agreement_too_late`` (the agreement changed after the roll).
+        ValidationFailed: ``not_in_match``, ``reroll_not_available`` (not HKK with 3 games).
+    """
+    match = locked_match(match)
+    require_playable(match)
+    winner = entry_id(winner_entry)
+    require_in_match(match, winner, "winner_entry")
+    if match.games.exists():
+        raise InvalidState(
+            "games_already_recorded",
+            _("The die roll cannot change once games are recorded."),
+            {"table": match.table},
+        )
+    assert winner is not None
+    try:
+        state = fp.record_die_roll(
+            selectors.match_state(match, []),
+            structure_of(match),
+            winner,
+            reroll_game3_agreed=reroll_game3_agreed,
+        )
+    except fp.InconsistentGame as exc:
+        raise inconsistent(exc) from None
+    match.die_roll_winner_id = state.roll_winner
+    match.reroll_game3_agreed = state.reroll_game3
+    match.save(update_fields=["die_roll_winner", "reroll_game3_agreed"])
+    return match
+
+
+@transaction.atomic
+def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
+    """Record (or withdraw) the players' agreement to decide HKK game 3 by a new die roll.
+
+    Accepted only before the game-1 die roll is recorded (docs/rules.md §6 (HKK first-player
+    rights); HKK FAQ on rule cards, followers, pair tournaments and first-player rights: "Ha
+    még az első játék kezdésekor a kockadobás előtt mindkét játékos beleegyezik…").
+
+    Raises:
+        Conflict: ``reroll_agreement_too_late`` (the game-1 roll or a game is recorded).
+        ValidationFailed: ``reroll_not_available`` (not HKK with three games).
+        InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``.
+    """
+    match = locked_match(match)
+    require_playable(match)
+    structure = structure_of(match)
+    state = selectors.match_state(match, selectors.match_games(match))
+    try:
+        if agreed:
+            state = fp.agree_reroll_game3(state, structure)
+        elif state.reroll_game3:
+            if state.roll_winner is not None or state.games:
+                raise fp.InconsistentGame("reroll_agreement_too_late", {"game": 1})
+            state = replace(state, reroll_game3=False)
+    except fp.InconsistentGame as exc:
+        raise inconsistent(exc) from None
+    match.reroll_game3_agreed = state.reroll_game3
+    match.save(update_fields=["reroll_game3_agreed"])
+    return match
+
+
+@transaction.atomic
+def match_set_game3_roll(*, match: Match, winner_entry: Entry | int) -> Match:
+    """Record the winner of the agreed game-3 re-roll (docs/rules.md §6 (HKK first-player
+    rights)); a recorded one may be corrected until game 3 is recorded.
+
+    Raises ``InvalidState("no_reroll_agreed" | "not_game_3" | …)``, ``ValidationFailed``.
+    """
+    match = locked_match(match)
+    require_playable(match)
+    winner = entry_id(winner_entry)
+    require_in_match(match, winner, "winner_entry")
+    if not match.reroll_game3_agreed:
+        raise InvalidState("no_reroll_agreed", _("No game-3 re-roll was agreed."), {})
+    games = selectors.match_games(match)
+    if len(games) != 2:
+        raise InvalidState("not_game_3", _("The re-roll happens before game 3."), {})
+    assert winner is not None
+    try:
+        state = fp.record_die_roll(selectors.match_state(match, games), structure_of(match), winner)
+    except fp.InconsistentGame as exc:
+        raise inconsistent(exc) from None
+    match.game3_roll_winner_id = state.game3_roll_winner
+    match.save(update_fields=["game3_roll_winner"])
+    return match
+
+
+@dataclass(frozen=True, slots=True)
+class NextRight:
+    """Who holds the right to go first in the next game of a match, and why.
+
+    ``decision`` is ``None`` when the match is complete (or a bye); ``holder`` is the entry id
+    (``None`` while a die roll must decide); ``seat`` is ``"A"``/``"B"`` at the table;
+    ``text`` the translated explanation, e.g. "game 2: player 2 (B) per rule".
+    """
+
+    decision: fp.RightDecision | None
+    holder: int | None
+    seat: str | None
+    text: str
+
+
+def match_next_right(*, match: Match) -> NextRight:
+    """The first-player decision for the next game of ``match`` under its tournament's match
+    structure (read-only; docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and
+    first player), §13 (Blue Moon matches)); ``decision`` is ``None`` once the match is over."""
+    match = Match.objects.select_related("round__tournament").get(pk=match.pk)
+    if match.entry_b_id is None:
+        return NextRight(None, None, None, gettext("bye: no games are played"))
+    games = selectors.match_games(match)
+    if selectors.match_score(match, games).complete:
+        return NextRight(None, None, None, gettext("the match is complete"))
+    state = selectors.match_state(match, games)
+    try:
+        decision = fp.next_right(state, structure_of(match))
+    except fp.InconsistentGame:
+        return NextRight(None, None, None, gettext("the match is complete"))
+    seat = None
+    if decision.holder is not None:
+        seat = "A" if decision.holder == match.entry_a_id else "B"
+    return NextRight(
+        decision, decision.holder, seat, selectors.right_explanation(decision, seat=seat)
+    )
