@@ -21,6 +21,29 @@ from tournaments.domain.types import StandingRow
 from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.services._common import scoring_for
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection").
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe_cell(value: Any) -> Any:
+    """``value`` made safe for a spreadsheet: a text cell starting with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return gets a leading ``'`` so Excel, LibreOffice and Google
+    Sheets show it as text instead of running it as a formula (OWASP "CSV Injection").
+    Numbers and other non-text values are returned unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SafeCsvWriter:
+    """A ``csv.writer`` whose every cell goes through :func:`csv_safe_cell`."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([csv_safe_cell(cell) for cell in row])
+
 
 def _listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
     listed, dropped = [], set()
@@ -183,7 +206,7 @@ def pairings_csv(round: Round) -> str:
     """The tables of a round as CSV (header in the active language): table, both entries,
     game wins, draws and match points."""
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _SafeCsvWriter(out)
     w.writerow(
         [
             gettext("Table"),
@@ -215,7 +238,7 @@ def pairings_csv(round: Round) -> str:
 def standings_csv(tournament: Tournament) -> str:
     """The standings as CSV: rank, entry, match points, game points, each tiebreaker (exact)."""
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _SafeCsvWriter(out)
     codes = list(tournament.tiebreakers)
     w.writerow(
         [gettext("Rank"), gettext("Entry"), gettext("Match points"), gettext("Game points")]

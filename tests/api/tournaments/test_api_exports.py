@@ -114,3 +114,33 @@ def test_query_counts_do_not_grow_with_tables(api, owner, django_assert_max_num_
     for path in ("entries/", "rounds/2/pairings.csv", "standings.csv"):
         with django_assert_max_num_queries(6):
             assert anon.get(url(t, path)).status_code == 200
+
+
+def test_csv_exports_neutralise_spreadsheet_formulas(api, owner):
+    """OWASP CSV injection: a name starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+    return is written with a leading ``'`` in the standings and the pairings CSV."""
+    t, rnd = published_round(owner, 4)
+    hostile = '=HYPERLINK("http://x","y")'
+    names = [hostile, "+1+2", "@SUM(A1)", "-3"]
+    for entry, name in zip(t.entries.order_by("pk"), names, strict=True):
+        entry.name = name
+        entry.save(update_fields=["name"])
+    play_round(api, t, rnd)
+
+    text = Client().get(url(t, "standings.csv")).content.decode("utf-8-sig")
+    cells = {r[1] for r in list(csv.reader(io.StringIO(text)))[1:]}
+    assert cells == {"'" + n for n in names}
+    assert hostile not in {c for row in csv.reader(io.StringIO(text)) for c in row}
+
+    ptext = Client().get(url(t, "rounds/1/pairings.csv")).content.decode("utf-8-sig")
+    pcells = [c for row in list(csv.reader(io.StringIO(ptext)))[1:] for c in row[1:3]]
+    assert "'" + hostile in pcells
+    assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in pcells)
+
+
+def test_csv_safe_cell_leaves_numbers_and_plain_text():
+    from tournaments.services.standings import csv_safe_cell
+
+    assert csv_safe_cell(-3) == -3 and csv_safe_cell("7/3") == "7/3"
+    assert csv_safe_cell("\tx") == "'\tx" and csv_safe_cell("\rx") == "'\rx"
+    assert csv_safe_cell("Kovács Anna") == "Kovács Anna"
