@@ -23,20 +23,24 @@ from tournaments.services.jobs import ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
 
 @shared_task(bind=True, name=ROUND_PAIR_NEXT, acks_late=True)
 def round_pair_next_task(
-    self: Any, tournament_id: int, requested_by_id: int | None = None
+    self: Any, tournament_id: int, requested_by_id: int | None = None, number: int | None = None
 ) -> dict[str, Any]:
-    """Pair the next round of ``tournament_id`` (as the user ``requested_by_id``, if any).
+    """Pair round ``number`` (default: the next round) of ``tournament_id`` as the user
+    ``requested_by_id``, if any.
 
     Returns ``{"ok": True, "round": id, "number": n}`` or, when the service refused (e.g. the
-    round is already paired), ``{"ok": False, "code", "message", "fields", "params"}``;
-    re-running is safe because the service checks the state under a row lock.
+    round is in progress), ``{"ok": False, "code", "message", "fields", "params"}``. Idempotent:
+    with ``number`` a redelivered task that finds that round paired returns it unchanged; the
+    service checks the state under the tournament's row lock.
     """
     user = None
     if requested_by_id is not None:
         user = get_user_model().objects.filter(pk=requested_by_id).first()
     try:
         rnd = round_pair_next(
-            tournament=Tournament.objects.get(pk=tournament_id), requested_by=user
+            tournament=Tournament.objects.get(pk=tournament_id),
+            requested_by=user,
+            number=number,
         )
     except ApplicationError as exc:
         return {"ok": False, **exc.as_dict()}

@@ -16,6 +16,19 @@ When jobs run:
 - The same job (same task name and keyword arguments) enqueued several times in one transaction
   runs once: recording three games in one transaction recomputes the standings once.
 
+When the broker is down (design): a job is enqueued only after its data is committed, so the
+request must still succeed. :func:`send` publishes without retrying, with a short connection
+timeout (``HKK_BROKER_PUBLISH_TIMEOUT``, two attempts 0.2 s apart); when the broker refuses or
+times out it logs the error (logger ``tournaments.jobs``, with the request id) and runs the task
+in-process through ``Task.apply``. The jobs are short and idempotent (standings recompute;
+pairing keyed on the event and round number), so running one in the request is always correct,
+and nothing is left to retry later. A job that fails in-process is logged, never raised.
+
+Surviving a worker that dies: the settings acknowledge a message only after the task returned
+(``task_acks_late``, ``task_reject_on_worker_lost``); Redis hands a message nobody acknowledged
+to another worker after ``HKK_BROKER_VISIBILITY_TIMEOUT`` seconds. The tasks are idempotent, so
+the redelivered job either does the work or finds it done.
+
 How the de-duplication works (public API only): every :func:`enqueue` registers its own
 ``on_commit`` callback, so Django alone decides which callbacks survive rollbacks of savepoints
 (e.g. a dry run inside ``transaction.atomic()`` that is rolled back). All callbacks registered
@@ -27,13 +40,22 @@ batch. A batch left open by a rolled-back transaction never ran anything, so reu
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
 
 from hkk_tournament.celery import app
+from hkk_tournament.request_log import current_request_id
+
+logger = logging.getLogger("tournaments.jobs")
+
+#: What a publish raises when the broker (or the Redis result backend) is down or unreachable.
+_BROKER_ERRORS: tuple[type[BaseException], ...] = (KombuOperationalError, RedisError, OSError)
 
 #: Registered names of the tournament tasks (``tournaments.tasks`` uses the same constants).
 ROUND_PAIR_NEXT = "tournaments.round_pair_next"
@@ -58,7 +80,42 @@ class _Batch:
             return
         self.sent.add(key)
         name, kwargs = key
-        app.tasks[name].apply_async(kwargs=dict(kwargs))
+        send(name, dict(kwargs))
+
+
+def send(task_name: str, kwargs: dict[str, JobArg]) -> str:
+    """Publish the job now; when the broker cannot be reached, run it in-process instead.
+
+    Returns ``"sent"`` (published, or run by Celery's eager mode when no broker is configured)
+    or ``"in_process"`` (the broker refused or timed out: the job ran here, synchronously).
+
+    The publish does not retry (``retry=False``), the connection gives up after
+    ``HKK_BROKER_PUBLISH_TIMEOUT`` seconds and nothing waits on the result store
+    (``ignore_result``: jobs are fire-and-forget), so a request whose data is already committed
+    still answers quickly. The broker's error is logged (logger ``tournaments.jobs``, with the
+    request id) and the task's own code runs through ``Task.apply``; its failure is logged,
+    never raised, because the caller's transaction has already committed.
+    """
+    task = app.tasks[task_name]
+    try:
+        task.apply_async(kwargs=kwargs, retry=False, ignore_result=True)
+    except _BROKER_ERRORS as exc:
+        logger.error(
+            "broker unavailable, running %s in-process: %s",
+            task_name,
+            exc,
+            extra={"job": task_name, "job_kwargs": kwargs, "request_id": current_request_id()},
+        )
+        result = task.apply(kwargs=kwargs, throw=False)
+        if result.failed():
+            logger.error(
+                "in-process job %s failed: %r",
+                task_name,
+                result.result,
+                extra={"job": task_name, "request_id": current_request_id()},
+            )
+        return "in_process"
+    return "sent"
 
 
 # One open batch per thread: Django's database connections (and their transactions) are
@@ -82,8 +139,9 @@ def enqueue(task_name: str, **kwargs: JobArg) -> None:
 
     Raises:
         KeyError: when no task of that name is registered (at send time, i.e. on commit).
-        Any error of the broker (or, in eager mode, of the task) when the job is sent: it
-        propagates from the commit like any ``on_commit`` callback's.
+        In eager mode (no broker configured) the task's own error propagates from the commit
+        like any ``on_commit`` callback's; an unreachable broker raises nothing (see
+        :func:`send`).
     """
     key: JobKey = (task_name, tuple(sorted(_check_args(kwargs).items())))
     batch = _open_batch()
@@ -103,7 +161,12 @@ def enqueue_standings(tournament_id: int) -> None:
     enqueue(STANDINGS_RECOMPUTE, tournament_id=tournament_id)
 
 
-def enqueue_round_pair_next(tournament_id: int, requested_by_id: int | None = None) -> None:
-    """Pair the next round of ``tournament_id`` in a worker after the current transaction
-    commits (in-process when no broker is configured)."""
-    enqueue(ROUND_PAIR_NEXT, tournament_id=tournament_id, requested_by_id=requested_by_id)
+def enqueue_round_pair_next(
+    tournament_id: int, requested_by_id: int | None = None, number: int | None = None
+) -> None:
+    """Pair round ``number`` of ``tournament_id`` in a worker after the current transaction
+    commits (in-process when no broker is configured or reachable). With ``number`` the job is
+    idempotent: a redelivered job that finds that round paired returns it and does nothing."""
+    enqueue(
+        ROUND_PAIR_NEXT, tournament_id=tournament_id, requested_by_id=requested_by_id, number=number
+    )

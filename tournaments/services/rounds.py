@@ -145,7 +145,11 @@ def _store_round(
 
 @transaction.atomic
 def round_pair_next(
-    *, tournament: TournamentModel, requested_by: Any = None, seed: int | None = None
+    *,
+    tournament: TournamentModel,
+    requested_by: Any = None,
+    seed: int | None = None,
+    number: int | None = None,
 ) -> Round:
     """Pair the next Swiss round and store it as a draft.
 
@@ -156,15 +160,32 @@ def round_pair_next(
     ``RoundSeat`` per entry. A bye needs no games: it counts as a match win 2–0. The
     relaxations the engine reports are stored on the round (``round_relaxations`` renders them).
 
+    ``number`` makes the call idempotent (the background job passes it): when round ``number``
+    of the event already exists it is returned as it is and nothing else happens, so a job
+    delivered twice (a worker killed mid-task, a broker redelivery) pairs the round once.
+
     Raises:
         InvalidState: ``tournament_status``, ``planned_rounds_reached``, ``not_enough_entries``.
         Conflict: ``round_in_progress`` (the last round is not finished, e.g. a concurrent request
-            already paired it), ``round_already_paired`` (unique constraint hit).
+            already paired it), ``round_already_paired`` (unique constraint hit),
+            ``round_number_mismatch`` (``number`` is not the next round's number).
         ValidationFailed: ``entries_without_legal_list``.
     """
     tournament = lock_tournament(tournament)
+    if number is not None:
+        existing = Round.objects.filter(tournament=tournament, number=number).first()
+        if existing is not None:
+            return existing
     require_status(tournament, TournamentModel.Status.RUNNING)
-    number = _next_round_number(tournament)
+    next_number = _next_round_number(tournament)
+    if number is not None and number != next_number:
+        raise Conflict(
+            "round_number_mismatch",
+            _("Round %(round)s cannot be paired now; the next round is %(next)s.")
+            % {"round": number, "next": next_number},
+            {"round": number, "next": next_number},
+        )
+    number = next_number
     entries = _active_entries(tournament, number)
     require_pairable(entries)
     lock_lists(entries)
@@ -180,8 +201,11 @@ def round_pair_next(
 def round_pair_next_async(*, tournament: TournamentModel, requested_by: Any = None) -> None:
     """Ask a Celery worker to pair the next round once the caller's transaction commits
     (in-process when no broker is configured). The result is a draft round, or nothing if
-    the service raised (the task returns the error as ``{"ok": False, "code", …}``)."""
-    enqueue_round_pair_next(tournament.pk, getattr(requested_by, "pk", None))
+    the service raised (the task returns the error as ``{"ok": False, "code", …}``). The job
+    carries the round number, so running it twice pairs that round once."""
+    last = last_round(tournament)
+    number = (last.number if last else 0) + 1
+    enqueue_round_pair_next(tournament.pk, getattr(requested_by, "pk", None), number)
 
 
 def round_relaxations(round: Round) -> list[dict[str, Any]]:

@@ -45,11 +45,11 @@ def test_the_same_job_runs_once_per_transaction(sent, django_capture_on_commit_c
         jobs.enqueue_standings(7)
         jobs.enqueue_standings(7)
         jobs.enqueue_standings(8)
-        jobs.enqueue_round_pair_next(7, requested_by_id=None)
+        jobs.enqueue_round_pair_next(7, requested_by_id=None, number=2)
     assert sent == [
         (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7}),
         (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 8}),
-        (jobs.ROUND_PAIR_NEXT, {"tournament_id": 7, "requested_by_id": None}),
+        (jobs.ROUND_PAIR_NEXT, {"tournament_id": 7, "requested_by_id": None, "number": 2}),
     ]
     with django_capture_on_commit_callbacks(execute=True):
         jobs.enqueue_standings(7)  # the next transaction sends it again
@@ -70,3 +70,48 @@ def test_a_rolled_back_savepoint_does_not_swallow_the_job(sent, django_capture_o
 def test_job_arguments_are_ids_and_flags_only():
     with pytest.raises(TypeError):
         jobs.enqueue(jobs.STANDINGS_RECOMPUTE, tournament_id=object())
+
+
+def test_an_unreachable_broker_runs_the_job_in_process(monkeypatch, caplog):
+    """The publish fails (kombu's OperationalError): the job runs here, the error is logged."""
+    from kombu.exceptions import OperationalError
+
+    task = app.tasks[jobs.STANDINGS_RECOMPUTE]
+    ran: list[dict[str, Any]] = []
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        assert kwargs["retry"] is False
+        raise OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+
+    def apply(*args: Any, kwargs: dict[str, Any], **_: Any) -> Any:
+        ran.append(kwargs)
+        return _Done()
+
+    class _Done:
+        def failed(self) -> bool:
+            return False
+
+    monkeypatch.setattr(task, "apply_async", refuse)
+    monkeypatch.setattr(task, "apply", apply)
+    assert jobs.send(jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7}) == "in_process"
+    assert ran == [{"tournament_id": 7}]
+    assert "broker unavailable" in caplog.text
+
+
+@pytest.mark.django_db
+def test_pairing_with_a_round_number_is_idempotent():
+    from tests.factories import make_tournament
+    from tournaments import services
+    from tournaments.models import Round
+
+    t, _ = make_tournament(entries=4, decks=False)
+    t = services.tournament_start(tournament=t)
+    first = services.round_pair_next(tournament=t, number=1)
+    again = services.round_pair_next(tournament=t, number=1)
+    assert again.pk == first.pk and Round.objects.filter(tournament=t).count() == 1
+    out = (
+        app.tasks[jobs.ROUND_PAIR_NEXT]
+        .apply(kwargs={"tournament_id": t.pk, "requested_by_id": None, "number": 1})
+        .get()
+    )
+    assert out == {"ok": True, "round": first.pk, "number": 1}
