@@ -252,6 +252,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The bounded path converters (hkk_tournament.converters) are integers in the schema.
+    "PATH_CONVERTER_OVERRIDES": {"id": int, "userid": int, "small": int},
 }
 # Upload and body limits (bytes): a deck list is small; anything larger is rejected.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("HKK_MAX_BODY_BYTES", 512 * 1024)

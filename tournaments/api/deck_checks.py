@@ -13,6 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.converters import ID_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.models import DeckCheck
@@ -34,7 +35,9 @@ class DeckCheckPickInputSerializer(serializers.Serializer):
 class DeckCheckAddInputSerializer(serializers.Serializer):
     """Body of POST .../rounds/{number}/deck-checks/: ``entry``, the id of the entry to check."""
 
-    entry = serializers.IntegerField(help_text=_("Entry id to check."))
+    entry = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text=_("Entry id to check.")
+    )
 
 
 class DeckCheckRecordInputSerializer(serializers.Serializer):

@@ -16,6 +16,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.converters import ID_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.models import Entry, Tournament
@@ -102,7 +103,9 @@ class EntryOutputSerializer(serializers.Serializer):
 class DeckSubmitInputSerializer(serializers.Serializer):
     """The list as ``text`` or structured ``data``; the member by ``player`` id or ``seat``."""
 
-    player = serializers.IntegerField(required=False, help_text=_("Player id of the member."))
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=ID_MAX, help_text=_("Player id of the member.")
+    )
     seat = serializers.ChoiceField(choices=["A", "B"], required=False)
     text = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
     # The metaclass moves declared fields out of the class, so this does not shadow

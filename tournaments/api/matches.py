@@ -16,6 +16,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.converters import ID_MAX, INT_MAX, SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Tournament
@@ -135,7 +136,9 @@ class DieRollInputSerializer(serializers.Serializer):
     keep the recorded one).
     """
 
-    winner = serializers.IntegerField(help_text=_("Entry id of the die-roll winner (player 1)."))
+    winner = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text=_("Entry id of the die-roll winner (player 1).")
+    )
     reroll_game3_agreed = serializers.BooleanField(required=False)
 
 
@@ -151,7 +154,9 @@ class Game3RollInputSerializer(serializers.Serializer):
     re-roll winner.
     """
 
-    winner = serializers.IntegerField(help_text=_("Entry id of the game-3 re-roll winner."))
+    winner = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text=_("Entry id of the game-3 re-roll winner.")
+    )
 
 
 class GameRecordInputSerializer(serializers.Serializer):
@@ -160,8 +165,12 @@ class GameRecordInputSerializer(serializers.Serializer):
     crystals of the winner)."""
 
     number = serializers.IntegerField(min_value=1, max_value=9)
-    winner = serializers.IntegerField(allow_null=True, help_text=_("Entry id; null for a draw."))
-    first = serializers.IntegerField(help_text=_("Entry id of the entry that went first."))
+    winner = serializers.IntegerField(
+        allow_null=True, min_value=1, max_value=ID_MAX, help_text=_("Entry id; null for a draw.")
+    )
+    first = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text=_("Entry id of the entry that went first.")
+    )
     waived = serializers.BooleanField(default=False)
     choice = serializers.ChoiceField(
         choices=["self", "opponent"],
@@ -172,16 +181,19 @@ class GameRecordInputSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         min_value=0,
+        max_value=SMALLINT_MAX,
         help_text=_("The winner's score where the format keeps one (Blue Moon crystals)."),
     )
     right_holder = serializers.IntegerField(
         required=False,
+        min_value=1,
+        max_value=ID_MAX,
         allow_null=True,
         help_text=_("Entry holding the right (needed only when a die roll decided it)."),
     )
     correction = serializers.BooleanField(default=False)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-    expected_version = serializers.IntegerField(required=False, min_value=1)
+    expected_version = serializers.IntegerField(required=False, min_value=1, max_value=INT_MAX)
 
     def validate(self, attrs: dict) -> dict:
         if attrs.get("correction") and not (attrs.get("reason") or "").strip():

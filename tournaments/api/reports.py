@@ -15,6 +15,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.converters import ID_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.models import Match, Tournament
@@ -27,8 +28,12 @@ class ReportGameSerializer(serializers.Serializer):
     """One reported game: ``winner`` entry id (null = draw), ``first`` entry id, ``waived``."""
 
     number = serializers.IntegerField(min_value=1, max_value=9)
-    winner = serializers.IntegerField(allow_null=True, help_text=_("Entry id; null for a draw."))
-    first = serializers.IntegerField(help_text=_("Entry id of the entry that went first."))
+    winner = serializers.IntegerField(
+        allow_null=True, min_value=1, max_value=ID_MAX, help_text=_("Entry id; null for a draw.")
+    )
+    first = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text=_("Entry id of the entry that went first.")
+    )
     waived = serializers.BooleanField(
         default=False, help_text=_("The right holder let the opponent go first.")
     )

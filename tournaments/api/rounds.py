@@ -16,6 +16,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.converters import SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.api.matches import MatchOutputSerializer
@@ -84,8 +85,8 @@ class SwapInputSerializer(serializers.Serializer):
     ``b``) and an optional reason (at most 2000 characters).
     """
 
-    table_x = serializers.IntegerField(min_value=1)
-    table_y = serializers.IntegerField(min_value=1)
+    table_x = serializers.IntegerField(min_value=1, max_value=SMALLINT_MAX)
+    table_y = serializers.IntegerField(min_value=1, max_value=SMALLINT_MAX)
     swap = serializers.ChoiceField(choices=["a", "b"], help_text=_("Seat to swap: a or b."))
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 

@@ -11,6 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.converters import SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Tournament
@@ -37,9 +38,13 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     planned_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
     tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
     first_player_policy = serializers.CharField(max_length=32, required=False)
-    late_entry_cutoff_round = serializers.IntegerField(min_value=1, required=False)
+    late_entry_cutoff_round = serializers.IntegerField(
+        min_value=1, max_value=SMALLINT_MAX, required=False
+    )
     deck_deadline = serializers.DateTimeField(required=False)
-    scoring = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
+    scoring = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=SMALLINT_MAX), required=False
+    )
 
 
 #: The point settings of a tournament, as keys of ``TournamentOutputSerializer.scoring``.

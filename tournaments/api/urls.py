@@ -2,10 +2,11 @@
 
 from django.urls import path
 
+import hkk_tournament.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.api import deck_checks, entries, exports, matches, reports, rounds, staff
 from tournaments.api import tournaments as events
 
-T = "tournaments/<int:tournament_id>/"
+T = "tournaments/<id:tournament_id>/"
 
 urlpatterns = [
     path("tournaments/", events.TournamentListCreateApi.as_view(), name="tournaments-list"),
@@ -20,97 +21,99 @@ urlpatterns = [
     path(T + "entries/", entries.EntryListCreateApi.as_view(), name="tournaments-entries"),
     path(T + "register/", entries.SelfRegisterApi.as_view(), name="tournaments-register"),
     path(
-        T + "entries/<int:entry_id>/decks/",
+        T + "entries/<id:entry_id>/decks/",
         entries.EntryDeckSubmitApi.as_view(),
         name="tournaments-entry-decks",
     ),
     path(
-        T + "entries/<int:entry_id>/override/",
+        T + "entries/<id:entry_id>/override/",
         entries.EntryOverrideApi.as_view(),
         name="tournaments-entry-override",
     ),
     path(
-        T + "entries/<int:entry_id>/drop/",
+        T + "entries/<id:entry_id>/drop/",
         entries.EntryDropApi.as_view(),
         name="tournaments-entry-drop",
     ),
     path(T + "rounds/", rounds.RoundListCreateApi.as_view(), name="tournaments-rounds"),
-    path(T + "rounds/<int:number>/", rounds.RoundDetailApi.as_view(), name="tournaments-round"),
+    path(T + "rounds/<small:number>/", rounds.RoundDetailApi.as_view(), name="tournaments-round"),
     path(
-        T + "rounds/<int:number>/swap/",
+        T + "rounds/<small:number>/swap/",
         rounds.RoundSwapApi.as_view(),
         name="tournaments-round-swap",
     ),
     path(
-        T + "rounds/<int:number>/publish/",
+        T + "rounds/<small:number>/publish/",
         rounds.RoundPublishApi.as_view(),
         name="tournaments-round-publish",
     ),
     path(
-        T + "rounds/<int:number>/finish/",
+        T + "rounds/<small:number>/finish/",
         rounds.RoundFinishApi.as_view(),
         name="tournaments-round-finish",
     ),
     path(
-        T + "rounds/<int:number>/pairings.csv",
+        T + "rounds/<small:number>/pairings.csv",
         exports.RoundPairingsCsvApi.as_view(),
         name="tournaments-round-pairings-csv",
     ),
     path(
-        T + "rounds/<int:number>/tables/<int:table>/games/",
+        T + "rounds/<small:number>/tables/<small:table>/games/",
         matches.TableGameRecordApi.as_view(),
         name="tournaments-table-games",
     ),
-    path(T + "matches/<int:match_id>/", matches.MatchDetailApi.as_view(), name="tournaments-match"),
+    path(T + "matches/<id:match_id>/", matches.MatchDetailApi.as_view(), name="tournaments-match"),
     path(
-        T + "matches/<int:match_id>/die-roll/",
+        T + "matches/<id:match_id>/die-roll/",
         matches.MatchDieRollApi.as_view(),
         name="tournaments-match-die-roll",
     ),
     path(
-        T + "matches/<int:match_id>/reroll-agreement/",
+        T + "matches/<id:match_id>/reroll-agreement/",
         matches.MatchRerollAgreementApi.as_view(),
         name="tournaments-match-reroll-agreement",
     ),
     path(
-        T + "matches/<int:match_id>/game3-roll/",
+        T + "matches/<id:match_id>/game3-roll/",
         matches.MatchGame3RollApi.as_view(),
         name="tournaments-match-game3-roll",
     ),
     path(
-        T + "matches/<int:match_id>/games/",
+        T + "matches/<id:match_id>/games/",
         matches.MatchGameRecordApi.as_view(),
         name="tournaments-match-games",
     ),
     path(
-        T + "matches/<int:match_id>/reports/",
+        T + "matches/<id:match_id>/reports/",
         reports.MatchReportListCreateApi.as_view(),
         name="tournaments-match-reports",
     ),
     path(
-        T + "reports/<int:report_id>/confirm/",
+        T + "reports/<id:report_id>/confirm/",
         reports.ReportConfirmApi.as_view(),
         name="tournaments-report-confirm",
     ),
     path(T + "disputes/", reports.DisputeListApi.as_view(), name="tournaments-disputes"),
     path(
-        T + "rounds/<int:number>/deck-checks/",
+        T + "rounds/<small:number>/deck-checks/",
         deck_checks.RoundDeckCheckListAddApi.as_view(),
         name="tournaments-round-deck-checks",
     ),
     path(
-        T + "rounds/<int:number>/deck-checks/pick/",
+        T + "rounds/<small:number>/deck-checks/pick/",
         deck_checks.RoundDeckCheckPickApi.as_view(),
         name="tournaments-round-deck-checks-pick",
     ),
     path(
-        T + "deck-checks/<int:check_id>/record/",
+        T + "deck-checks/<id:check_id>/record/",
         deck_checks.DeckCheckRecordApi.as_view(),
         name="tournaments-deck-check-record",
     ),
     path(T + "staff/", staff.StaffListCreateApi.as_view(), name="tournaments-staff"),
     path(
-        T + "staff/<int:user_id>/", staff.StaffRemoveApi.as_view(), name="tournaments-staff-remove"
+        T + "staff/<userid:user_id>/",
+        staff.StaffRemoveApi.as_view(),
+        name="tournaments-staff-remove",
     ),
     path(T + "me/", staff.MeApi.as_view(), name="tournaments-me"),
     path(T + "standings/", exports.StandingsApi.as_view(), name="tournaments-standings"),

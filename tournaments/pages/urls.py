@@ -5,6 +5,7 @@
 
 from django.urls import path
 
+import hkk_tournament.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.pages import (
     judge,
     judge_match,
@@ -17,8 +18,8 @@ from tournaments.pages import (
 
 app_name = "tournaments"
 
-T = "tournaments/<int:tournament_id>/"
-R = T + "rounds/<int:number>/"
+T = "tournaments/<id:tournament_id>/"
+R = T + "rounds/<small:number>/"
 
 urlpatterns = [
     path("tournaments/", public.tournament_list, name="list"),
@@ -40,27 +41,27 @@ urlpatterns = [
     path(T + "my-deck/", player.my_deck, name="my-deck"),
     path(T + "my-match/", player.my_match, name="my-match"),
     path(T + "judge/", judge.judge_home, name="judge"),
-    path(T + "reports/<int:report_id>/confirm/", judge.report_confirm, name="report-confirm"),
+    path(T + "reports/<id:report_id>/confirm/", judge.report_confirm, name="report-confirm"),
     path(T + "entries/add/", organiser_entries.entry_add, name="entry-add"),
-    path(T + "entries/<int:entry_id>/deck/", organiser_entries.entry_deck, name="entry-deck"),
-    path(T + "entries/<int:entry_id>/lists/", player.entry_lists_view, name="entry-lists"),
+    path(T + "entries/<id:entry_id>/deck/", organiser_entries.entry_deck, name="entry-deck"),
+    path(T + "entries/<id:entry_id>/lists/", player.entry_lists_view, name="entry-lists"),
     path(
-        T + "entries/<int:entry_id>/override/",
+        T + "entries/<id:entry_id>/override/",
         organiser_entries.entry_override,
         name="entry-override",
     ),
-    path(T + "entries/<int:entry_id>/drop/", organiser_entries.entry_drop, name="entry-drop"),
+    path(T + "entries/<id:entry_id>/drop/", organiser_entries.entry_drop, name="entry-drop"),
     path(T + "rounds/new/", organiser_rounds.round_pair_next, name="round-pair-next"),
     path(R, public.round_detail, name="round"),
     path(R + "by-name/", public.round_by_name, name="round-by-name"),
     path(R + "swap/", organiser_rounds.round_swap, name="round-swap"),
     path(R + "publish/", organiser_rounds.round_publish, name="round-publish"),
     path(R + "finish/", organiser_rounds.round_finish, name="round-finish"),
-    path(R + "tables/<int:table>/", judge_match.match_entry, name="match"),
+    path(R + "tables/<small:table>/", judge_match.match_entry, name="match"),
     path(R + "deck-checks/", judge.deck_checks, name="deck-checks"),
     path(R + "deck-checks/pick/", judge.deck_checks_pick, name="deck-checks-pick"),
     path(R + "deck-checks/add/", judge.deck_check_add, name="deck-check-add"),
-    path(R + "deck-checks/<int:check_id>/", judge.deck_check_record, name="deck-check-record"),
+    path(R + "deck-checks/<id:check_id>/", judge.deck_check_record, name="deck-check-record"),
     path(R + "print/pairings.pdf", organiser_rounds.print_pairings, name="print-pairings"),
     path(R + "print/slips.pdf", organiser_rounds.print_slips, name="print-slips"),
     path(T + "print/standings.pdf", organiser_rounds.print_standings, name="print-standings"),
