@@ -26,8 +26,8 @@ from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import StaffRole
 
-#: Generated requests per operation and caller: 46 operations × 3 callers × 8 ≈ 1,100 cases.
-EXAMPLES = 30
+#: Generated requests per operation and caller: 46 operations × 3 callers × 20 ≈ 2,700 cases.
+EXAMPLES = 20
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 
@@ -46,7 +46,7 @@ def _keep_the_test_connection():
 
 
 @pytest.fixture
-def seeded(settings: Any) -> dict[str, Any]:
+def seeded(settings):
     """A running event with a published round; tokens of its organiser, a judge and a player."""
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
@@ -112,7 +112,7 @@ def _fuzz(
 
 
 @pytest.mark.parametrize("role", ["organiser", "judge", "player"])
-def test_no_operation_answers_a_server_error(seeded: dict[str, Any], role: str) -> None:
+def test_no_operation_answers_a_server_error(seeded, role):
     found: list[str] = []
     statuses: Counter[int] = Counter()
     cases = 0

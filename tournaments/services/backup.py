@@ -1,0 +1,260 @@
+"""Backup and restore of one event: a versioned, lossless JSON document.
+
+``event_backup(tournament)`` returns everything the event owns, row by row, with the original
+primary keys: the tournament, its players, entries and members, deck submissions (text,
+structured list, validation result, lock), rounds (seed, relaxations, engine), matches, seats,
+games, game corrections, pairing changes, result reports, deck checks, staff and the standings
+snapshot. ``event_restore(document)`` writes them back, into an empty database or one that
+never held this event (the ids are kept, so the JSON parts that name entries — relaxations,
+reports, corrections, standings — stay true).
+
+Document shape (``BACKUP_VERSION`` 1)::
+
+    {"kind": "hkk-tournament-event", "version": 1, "exported_at": ISO time,
+     "format": format slug, "users": [{"username", "first_name", "last_name", "email",
+     "is_active"}], "objects": [{"model": "tournaments.entry", "pk": 7, "fields": {...}}, ...]}
+
+``objects`` is Django's serializer output ("python" serializer, JSON-encoded): foreign keys are
+ids, except users, which are natural keys (``["username"]``). On restore, users are matched by
+username and created when missing with an **unusable password** (they set one through "forgot
+password", or an administrator sets it); the format is matched by slug and must exist (run
+``load_catalogue`` first).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core import serializers
+from django.core.management.color import no_style
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from decks.models import Format
+from hkk_tournament.errors import Conflict, ValidationFailed
+from tournaments.models import (
+    DeckCheck,
+    DeckSubmission,
+    Entry,
+    EntryMember,
+    Game,
+    GameCorrection,
+    Match,
+    PairingChange,
+    Player,
+    ResultReport,
+    Round,
+    RoundSeat,
+    StaffRole,
+    StandingsSnapshot,
+    Tournament,
+)
+
+BACKUP_KIND = "hkk-tournament-event"
+BACKUP_VERSION = 1
+
+#: Every model of an event, parents before children (the restore order).
+EVENT_MODELS: tuple[type[models.Model], ...] = (
+    Tournament,
+    Player,
+    Entry,
+    EntryMember,
+    DeckSubmission,
+    Round,
+    Match,
+    RoundSeat,
+    Game,
+    GameCorrection,
+    PairingChange,
+    ResultReport,
+    DeckCheck,
+    StaffRole,
+    StandingsSnapshot,
+)
+
+
+def _event_rows(t: Tournament) -> Iterable[tuple[type[models.Model], models.QuerySet[Any]]]:
+    rounds = Round.objects.filter(tournament=t)
+    matches = Match.objects.filter(round__tournament=t)
+    yield Tournament, Tournament.objects.filter(pk=t.pk)
+    yield Player, Player.objects.filter(memberships__entry__tournament=t).distinct()
+    yield Entry, Entry.objects.filter(tournament=t)
+    yield EntryMember, EntryMember.objects.filter(entry__tournament=t)
+    yield DeckSubmission, DeckSubmission.objects.filter(member__entry__tournament=t)
+    yield Round, rounds
+    yield Match, matches
+    yield RoundSeat, RoundSeat.objects.filter(round__tournament=t)
+    yield Game, Game.objects.filter(match__round__tournament=t)
+    yield GameCorrection, GameCorrection.objects.filter(game__match__round__tournament=t)
+    yield PairingChange, PairingChange.objects.filter(round__tournament=t)
+    yield ResultReport, ResultReport.objects.filter(match__round__tournament=t)
+    yield DeckCheck, DeckCheck.objects.filter(round__tournament=t)
+    yield StaffRole, StaffRole.objects.filter(tournament=t)
+    yield StandingsSnapshot, StandingsSnapshot.objects.filter(tournament=t)
+
+
+def _user_fields(model: type[models.Model]) -> list[str]:
+    user_model = get_user_model()
+    return [
+        f.name
+        for f in model._meta.concrete_fields
+        if f.is_relation and f.related_model is user_model
+    ]
+
+
+def event_backup(*, tournament: Tournament) -> dict[str, Any]:
+    """The whole event ``tournament`` as a JSON-ready backup document (see the module docstring).
+
+    Read in one transaction so the rows are consistent with each other.
+    """
+    objects: list[dict[str, Any]] = []
+    usernames: set[str] = set()
+    with transaction.atomic():
+        for model, queryset in _event_rows(tournament):
+            rows = serializers.serialize(
+                "python", queryset.order_by("pk"), use_natural_foreign_keys=True
+            )
+            for row in rows:
+                for name in _user_fields(model):
+                    if row["fields"].get(name):
+                        usernames.add(row["fields"][name][0])
+                objects.append(row)
+        users = [
+            {
+                "username": u.get_username(),
+                "first_name": getattr(u, "first_name", ""),
+                "last_name": getattr(u, "last_name", ""),
+                "email": getattr(u, "email", ""),
+                "is_active": u.is_active,
+            }
+            for u in get_user_model().objects.filter(username__in=usernames).order_by("username")
+        ]
+    document = {
+        "kind": BACKUP_KIND,
+        "version": BACKUP_VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "format": tournament.format.slug,
+        "users": users,
+        "objects": objects,
+    }
+    # Round-trip through JSON so the document holds only JSON types (dates as ISO strings).
+    loaded: dict[str, Any] = json.loads(json.dumps(document, cls=DjangoJSONEncoder))
+    return loaded
+
+
+def event_backup_json(*, tournament: Tournament) -> str:
+    """:func:`event_backup` as indented JSON text (UTF-8, keys sorted)."""
+    return json.dumps(
+        event_backup(tournament=tournament), ensure_ascii=False, indent=1, sort_keys=True
+    )
+
+
+def _check_document(document: Any) -> None:
+    if not isinstance(document, dict) or document.get("kind") != BACKUP_KIND:
+        raise ValidationFailed(
+            "not_an_event_backup", _("The file is not an event backup of this application.")
+        )
+    if document.get("version") != BACKUP_VERSION:
+        raise ValidationFailed(
+            "unsupported_backup_version",
+            _("Backup version %(version)s cannot be read by this version of the application.")
+            % {"version": document.get("version")},
+            {"version": document.get("version")},
+        )
+
+
+@transaction.atomic
+def event_restore(*, document: dict[str, Any]) -> Tournament:
+    """Write the event of a backup ``document`` (from :func:`event_backup`) into this database.
+
+    Users are matched by username and created when missing (unusable password); players that
+    already exist with the same id and name are reused; the format is matched by slug. All or
+    nothing: any refusal rolls the whole restore back.
+
+    Raises:
+        ValidationFailed: ``not_an_event_backup``, ``unsupported_backup_version``,
+            ``format_missing`` (load the card catalogue first).
+        Conflict: ``event_rows_exist`` (a row of the event, by id, is already in the database).
+    """
+    _check_document(document)
+    if not Format.objects.filter(slug=document["format"]).exists():
+        raise ValidationFailed(
+            "format_missing",
+            _("Format %(format)s is missing; load the card catalogue first.")
+            % {"format": document["format"]},
+            {"format": document["format"]},
+        )
+    user_model = get_user_model()
+    for u in document["users"]:
+        user, created = user_model.objects.get_or_create(
+            username=u["username"],
+            defaults={
+                "first_name": u.get("first_name", ""),
+                "last_name": u.get("last_name", ""),
+                "email": u.get("email", ""),
+                "is_active": u.get("is_active", True),
+            },
+        )
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+    format_pk = Format.objects.get(slug=document["format"]).pk
+    labels = {m._meta.label_lower: m for m in EVENT_MODELS}
+    objects = [dict(o) for o in document["objects"]]
+    for o in objects:
+        if o["model"] not in labels:
+            raise ValidationFailed(
+                "not_an_event_backup", _("The file is not an event backup of this application.")
+            )
+        if o["model"] == "tournaments.tournament":
+            o["fields"] = {**o["fields"], "format": format_pk}
+    _refuse_existing(objects, labels)
+    touched: list[type[models.Model]] = []
+    for obj in serializers.deserialize("python", objects, handle_forward_references=False):
+        model = type(obj.object)
+        if model is Player and Player.objects.filter(pk=obj.object.pk).exists():
+            continue  # the same player (checked by ``_refuse_existing``)
+        obj.save()
+        if model not in touched:
+            touched.append(model)
+    _reset_sequences(touched)
+    tournament_pk = next(o["pk"] for o in objects if o["model"] == "tournaments.tournament")
+    return Tournament.objects.get(pk=tournament_pk)
+
+
+def _refuse_existing(objects: list[dict[str, Any]], labels: dict[str, type[models.Model]]) -> None:
+    by_model: dict[str, list[Any]] = {}
+    for o in objects:
+        by_model.setdefault(o["model"], []).append(o)
+    for label, rows in by_model.items():
+        model = labels[label]
+        pks = [r["pk"] for r in rows]
+        if model is Player:
+            names = {r["pk"]: r["fields"]["display_name"] for r in rows}
+            clash = [
+                pk
+                for pk, name in Player.objects.filter(pk__in=pks).values_list("pk", "display_name")
+                if names[pk] != name
+            ]
+        else:
+            clash = list(model._default_manager.filter(pk__in=pks).values_list("pk", flat=True))
+        if clash:
+            raise Conflict(
+                "event_rows_exist",
+                _("The database already holds rows of this event; restore into an empty one."),
+                {"model": label, "ids": sorted(clash)[:20]},
+            )
+
+
+def _reset_sequences(models_touched: list[type[models.Model]]) -> None:
+    """After inserting explicit ids, move PostgreSQL's id sequences past them."""
+    statements = connection.ops.sequence_reset_sql(no_style(), models_touched)
+    if statements:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
