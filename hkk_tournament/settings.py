@@ -328,37 +328,22 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 240)
-# Jobs survive a worker that dies mid-task: the message is acknowledged only after the task
-# returned, a worker killed (SIGKILL, OOM) hands it back, and the broker redelivers an
-# unacknowledged message after the visibility timeout. Tasks are idempotent (pairing is keyed on
-# the event and the round number), so a redelivery never pairs or counts twice.
-CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Jobs survive a dead worker or broker (docs/production.md, Background jobs): ack late, Redis
+# redelivers after the visibility timeout; a publish gives up fast (jobs.send runs it here).
+CELERY_TASK_ACKS_LATE = CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-#: Seconds before Redis redelivers a message no worker acknowledged; above the hard time limit.
 HKK_BROKER_VISIBILITY_TIMEOUT = env_int("HKK_BROKER_VISIBILITY_TIMEOUT", 600)
-#: Seconds a web process waits to reach the broker before running the job in-process instead.
 HKK_BROKER_PUBLISH_TIMEOUT = env_int("HKK_BROKER_PUBLISH_TIMEOUT", 1)
-#: Seconds between a worker's sweeps for unacknowledged messages older than the timeout.
 HKK_BROKER_RESTORE_INTERVAL = env_int("HKK_BROKER_RESTORE_INTERVAL", 30)
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": HKK_BROKER_VISIBILITY_TIMEOUT,
-    "unacked_restore_interval": HKK_BROKER_RESTORE_INTERVAL,
-    "unacked_restore_throttle": 1,
-    "socket_connect_timeout": HKK_BROKER_PUBLISH_TIMEOUT,
-    "socket_timeout": 5,
-    # A publish tries the connection at most twice, 0.2 s apart (kombu's default waits 2 s,
-    # 4 s, …): a web request falls back to running the job in-process instead of hanging.
-    "max_retries": 1,
-    "interval_start": 0.2,
-    "interval_step": 0.2,
-    "interval_max": 0.2,
-}
-CELERY_BROKER_CONNECTION_TIMEOUT = HKK_BROKER_PUBLISH_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = dict(
+    visibility_timeout=HKK_BROKER_VISIBILITY_TIMEOUT, unacked_restore_throttle=1,
+    unacked_restore_interval=HKK_BROKER_RESTORE_INTERVAL, socket_timeout=5,
+    socket_connect_timeout=HKK_BROKER_PUBLISH_TIMEOUT, max_retries=1,
+    interval_start=0.2, interval_step=0.2, interval_max=0.2,
+)  # fmt: skip
+CELERY_BROKER_CONNECTION_TIMEOUT = CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = HKK_BROKER_PUBLISH_TIMEOUT
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": HKK_BROKER_VISIBILITY_TIMEOUT}
-CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = HKK_BROKER_PUBLISH_TIMEOUT
 CELERY_REDIS_SOCKET_TIMEOUT = 5
-CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 #: Seconds /readyz/ waits for the broker before calling it unavailable.
 HKK_BROKER_CHECK_TIMEOUT = env_int("HKK_BROKER_CHECK_TIMEOUT", 2)
