@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import FilteredRelation, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -246,10 +247,35 @@ def entry_is_pairable(entry: Entry) -> bool:
     return bool(entry.pairing_override_reason) or entry_has_legal_lists(entry)
 
 
+def unpairable_entries(entries: Sequence[Entry]) -> list[Entry]:
+    """The entries among ``entries`` (all of one tournament) that cannot be paired: no
+    organiser override and not every member with a current legal list under one rule card
+    (the rule of :func:`entry_is_pairable`). One query, whatever the field size."""
+    pending = {e.pk: e for e in entries if not e.pairing_override_reason}
+    if not pending:
+        return []
+    lists: dict[int, list[tuple[bool | None, str | None]]] = {pk: [] for pk in pending}
+    rows = (
+        EntryMember.objects.filter(tournament_id=entries[0].tournament_id)
+        .annotate(current=FilteredRelation("decks", condition=Q(decks__is_current=True)))
+        .values_list("entry_id", "current__legal", "current__rule_card")
+    )
+    for entry_id, legal, rule_card in rows:
+        if entry_id in lists:
+            lists[entry_id].append((legal, rule_card))
+    return [
+        pending[pk]
+        for pk, member_lists in lists.items()
+        if not member_lists
+        or not all(legal for legal, _card in member_lists)
+        or len({card for _legal, card in member_lists}) != 1
+    ]
+
+
 def require_pairable(entries: Sequence[Entry]) -> None:
     """Raise ``ValidationFailed("entries_without_legal_list")`` naming entries that cannot
-    be paired (no legal list and no override)."""
-    bad = [e for e in entries if not entry_is_pairable(e)]
+    be paired (no legal list and no override; :func:`unpairable_entries`, one query)."""
+    bad = unpairable_entries(entries) if entries else []
     if bad:
         raise ValidationFailed(
             "entries_without_legal_list",
@@ -265,6 +291,7 @@ def require_pairable(entries: Sequence[Entry]) -> None:
 def lock_lists(entries: Sequence[Entry]) -> None:
     """Lock the current list of every member of ``entries`` (the accepted snapshot)."""
     now = timezone.now()
-    DeckSubmission.objects.filter(member__entry__in=entries, is_current=True, locked=False).exclude(
+    ids = [e.pk for e in entries]
+    DeckSubmission.objects.filter(member__entry_id__in=ids, is_current=True, locked=False).exclude(
         member__decks__locked=True
     ).update(locked=True, locked_at=now)
