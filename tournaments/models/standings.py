@@ -12,7 +12,10 @@ class StandingsSnapshot(models.Model):
     """Cached standings written by ``standings_recompute_task`` so pages read them fast.
 
     ``rows``: ``[{"rank", "entry", "name", "match_points", "game_points", "matches_played",
-    "tiebreakers": {code: "exact fraction string"}}]``; ``after_round`` = rounds finished.
+    "dropped", "tiebreakers": {code: "exact fraction string"}}]``; ``after_round`` = rounds
+    finished. ``version`` grows by one with every recompute (the pages' ETag);
+    ``recompute_pending`` is set by the first result after a recompute and cleared when the
+    next recompute starts, so a burst of results queues one recompute (``services.jobs``).
     """
 
     tournament = models.OneToOneField(
@@ -24,6 +27,8 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField(_("computed at"))
     after_round = models.PositiveSmallIntegerField(_("after round"), default=0)
     rows = models.JSONField(_("rows"), default=list)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    recompute_pending = models.BooleanField(_("recompute pending"), default=False)
 
     class Meta:
         verbose_name = _("standings snapshot")

@@ -13,7 +13,6 @@ from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.models import Entry, Match, Round
-from tournaments.services._common import lock_tournament
 
 R = Round.Status
 
@@ -29,7 +28,12 @@ def entry_id(value: Entry | int | None) -> int | None:
 
 
 def locked_match(match: Match) -> Match:
-    lock_tournament(match.round.tournament_id)
+    """Re-read ``match`` locked ``SELECT … FOR UPDATE`` (the match row only).
+
+    A result touches one match, so two judges recording two different tables never wait for
+    each other, while two writes to the same match are serialised. The tournament row is not
+    locked: pairing needs the last round finished, and finishing a round needs every match of
+    it complete, so a result being recorded can only keep a round from finishing."""
     return (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament")

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -73,18 +73,28 @@ class _Batch:
         self.closed = False
         self.sent: set[JobKey] = set()
 
-    def run(self, key: JobKey) -> None:
-        """Send the job ``key`` unless an earlier callback of this batch already sent it."""
+    def run(
+        self,
+        key: JobKey,
+        claim: Callable[[], bool] | None = None,
+        countdown: float | None = None,
+    ) -> None:
+        """Send the job ``key`` unless an earlier callback of this batch already sent it, or
+        ``claim()`` says another one is already queued; ``countdown`` delays it (seconds)."""
         self.closed = True
         if key in self.sent:
             return
         self.sent.add(key)
+        if claim is not None and not claim():
+            return
         name, kwargs = key
-        send(name, dict(kwargs))
+        send(name, dict(kwargs), countdown=countdown)
 
 
-def send(task_name: str, kwargs: dict[str, JobArg]) -> str:
+def send(task_name: str, kwargs: dict[str, JobArg], countdown: float | None = None) -> str:
     """Publish the job now; when the broker cannot be reached, run it in-process instead.
+
+    ``countdown``: seconds the worker waits before running it (a debounce), ``None`` at once.
 
     Returns ``"sent"`` (published, or run by Celery's eager mode when no broker is configured)
     or ``"in_process"`` (the broker refused or timed out: the job ran here, synchronously).
@@ -98,7 +108,7 @@ def send(task_name: str, kwargs: dict[str, JobArg]) -> str:
     """
     task = app.tasks[task_name]
     try:
-        task.apply_async(kwargs=kwargs, retry=False, ignore_result=True)
+        task.apply_async(kwargs=kwargs, retry=False, ignore_result=True, countdown=countdown)
     except _BROKER_ERRORS as exc:
         logger.error(
             "broker unavailable, running %s in-process: %s",
@@ -155,10 +165,31 @@ def _check_args(kwargs: Mapping[str, Any]) -> dict[str, JobArg]:
     return dict(kwargs)
 
 
+#: Seconds a queued standings recompute waits (with a broker), so that the results of a burst
+#: are all read by the one recompute they share.
+STANDINGS_DEBOUNCE_SECONDS = 2.0
+
+
 def enqueue_standings(tournament_id: int) -> None:
     """Recompute the cached standings of ``tournament_id`` (``StandingsSnapshot``) after the
-    current transaction commits; once per transaction, however many results it records."""
-    enqueue(STANDINGS_RECOMPUTE, tournament_id=tournament_id)
+    current transaction commits, coalesced per event: once per transaction, and not at all
+    while a recompute is already pending (``services.standings.standings_claim_recompute``:
+    the pending recompute reads the latest results when it starts). With a broker the
+    recompute waits ``STANDINGS_DEBOUNCE_SECONDS``, so a burst of 200 results queues one or
+    two recomputes; eager mode (no broker) recomputes at once."""
+    # Imported here: the standings service is imported by the services package, which this
+    # module must not depend on at import time.
+    from tournaments.services.standings import standings_claim_recompute
+
+    key: JobKey = (STANDINGS_RECOMPUTE, (("tournament_id", tournament_id),))
+    batch = _open_batch()
+    transaction.on_commit(
+        lambda: batch.run(
+            key,
+            claim=lambda: standings_claim_recompute(tournament_id=tournament_id),
+            countdown=STANDINGS_DEBOUNCE_SECONDS,
+        )
+    )
 
 
 def enqueue_round_pair_next(

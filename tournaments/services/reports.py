@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import InvalidState, ValidationFailed
 from tournaments import selectors
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
-from tournaments.services._common import lock_tournament
 from tournaments.services.results import game_record
 
 RS = ResultReport.Status
@@ -33,7 +32,7 @@ class _DryRun(Exception):  # noqa: N818
 
 
 def _locked_match(match: Match) -> Match:
-    lock_tournament(match.round.tournament_id)
+    """The match row locked ``FOR UPDATE`` (only this row: see ``results._locked_match``)."""
     return (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament")
@@ -241,8 +240,23 @@ def _checked_games(match: Match, entry_id: Any, user: Any, games: Any) -> list[d
             _("The result of this match is already recorded; ask a judge for any correction."),
             {"table": match.table},
         )
-    _validate_against_rules(match, normalised, by=user)
+    if not _confirms_open_report(match, entry_id, normalised):
+        # A confirming report is recorded at once (same checks, same rollback on an error), so
+        # only a report that waits is dry-run here: its games are never recorded twice.
+        _validate_against_rules(match, normalised, by=user)
     return normalised
+
+
+def _confirms_open_report(match: Match, entry_id: Any, games: list[dict[str, Any]]) -> bool:
+    """Whether the opponent's open report lists exactly ``games`` and no recorded game
+    contradicts them (then :func:`_file_report` records them)."""
+    other = (
+        ResultReport.objects.filter(match=match, status__in=OPEN)
+        .exclude(entry_id=entry_id)
+        .only("games")
+        .first()
+    )
+    return other is not None and other.games == games and not _differing_recorded(match, games)
 
 
 def _file_report(

@@ -11,6 +11,7 @@ import io
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -90,18 +91,41 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-@transaction.atomic
+def standings_claim_recompute(*, tournament_id: int) -> bool:
+    """Mark the cached standings of ``tournament_id`` as needing a recompute; ``True`` when
+    this call set the mark (the caller then queues the one recompute), ``False`` when a
+    recompute is already pending (it will read the latest results when it starts).
+
+    One short ``UPDATE … WHERE recompute_pending = false`` (creates the snapshot row the first
+    time); run it after the result's transaction commits (``services.jobs``)."""
+    if StandingsSnapshot.objects.filter(
+        tournament_id=tournament_id, recompute_pending=False
+    ).update(recompute_pending=True):
+        return True
+    _snapshot, created = StandingsSnapshot.objects.get_or_create(
+        tournament_id=tournament_id,
+        defaults={"computed_at": timezone.now(), "recompute_pending": True},
+    )
+    return created
+
+
 def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
     """Recompute and store the cached standings of a tournament (idempotent; used by
-    ``standings_recompute_task``)."""
-    tournament = Tournament.objects.get(pk=tournament_id)
-    rows = standings_rows(tournament=tournament)
-    after = tournament.rounds.filter(status=Round.Status.FINISHED).count()
-    snapshot, _ = StandingsSnapshot.objects.update_or_create(
-        tournament=tournament,
-        defaults={"computed_at": timezone.now(), "rows": rows, "after_round": after},
-    )
-    return snapshot
+    ``standings_recompute_task``); the snapshot's ``version`` grows by one.
+
+    The pending mark is cleared *before* the results are read, so a result committed while
+    this runs claims a new recompute (``standings_claim_recompute``) and is never lost."""
+    StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(recompute_pending=False)
+    with transaction.atomic():
+        tournament = Tournament.objects.get(pk=tournament_id)
+        rows = standings_rows(tournament=tournament)
+        after = tournament.rounds.filter(status=Round.Status.FINISHED).count()
+        values = {"computed_at": timezone.now(), "rows": rows, "after_round": after}
+        if not StandingsSnapshot.objects.filter(tournament=tournament).update(
+            version=F("version") + 1, **values
+        ):
+            StandingsSnapshot.objects.create(tournament=tournament, version=1, **values)
+        return StandingsSnapshot.objects.get(tournament=tournament)
 
 
 def _export_game(g: Any, structure: MatchStructure) -> dict[str, Any]:

@@ -8,7 +8,9 @@ import pytest
 from django.db import transaction
 
 from hkk_tournament.celery import app
-from tournaments.services import jobs
+from tests.factories import make_tournament
+from tournaments.models import StandingsSnapshot
+from tournaments.services import jobs, standings_refresh
 
 pytestmark = pytest.mark.django_db
 
@@ -27,44 +29,75 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     return calls
 
 
+@pytest.fixture
+def events() -> tuple[int, int]:
+    """Two tournaments' ids (standings recomputes are claimed on their snapshot rows)."""
+    return make_tournament(decks=False)[0].pk, make_tournament(decks=False)[0].pk
+
+
 def test_tasks_are_registered_by_name():
     assert jobs.STANDINGS_RECOMPUTE in app.tasks
     assert jobs.ROUND_PAIR_NEXT in app.tasks
 
 
-def test_nothing_is_sent_before_the_commit(sent, django_capture_on_commit_callbacks):
+def test_nothing_is_sent_before_the_commit(sent, events, django_capture_on_commit_callbacks):
+    t7, _t8 = events
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        jobs.enqueue_standings(7)
+        jobs.enqueue_standings(t7)
     assert sent == [] and len(callbacks) == 1
     callbacks[0]()
-    assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7})]
+    assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": t7})]
 
 
-def test_the_same_job_runs_once_per_transaction(sent, django_capture_on_commit_callbacks):
+def test_the_same_job_runs_once_per_transaction(sent, events, django_capture_on_commit_callbacks):
+    t7, t8 = events
     with django_capture_on_commit_callbacks(execute=True):
-        jobs.enqueue_standings(7)
-        jobs.enqueue_standings(7)
-        jobs.enqueue_standings(8)
-        jobs.enqueue_round_pair_next(7, requested_by_id=None, number=2)
+        jobs.enqueue_standings(t7)
+        jobs.enqueue_standings(t7)
+        jobs.enqueue_standings(t8)
+        jobs.enqueue_round_pair_next(t7, requested_by_id=None, number=2)
     assert sent == [
-        (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7}),
-        (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 8}),
-        (jobs.ROUND_PAIR_NEXT, {"tournament_id": 7, "requested_by_id": None, "number": 2}),
+        (jobs.STANDINGS_RECOMPUTE, {"tournament_id": t7}),
+        (jobs.STANDINGS_RECOMPUTE, {"tournament_id": t8}),
+        (jobs.ROUND_PAIR_NEXT, {"tournament_id": t7, "requested_by_id": None, "number": 2}),
     ]
+    standings_refresh(tournament_id=t7)  # the queued recompute ran
     with django_capture_on_commit_callbacks(execute=True):
-        jobs.enqueue_standings(7)  # the next transaction sends it again
-    assert sent[-1] == (jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7}) and len(sent) == 4
+        jobs.enqueue_standings(t7)  # the next transaction sends it again
+    assert sent[-1] == (jobs.STANDINGS_RECOMPUTE, {"tournament_id": t7}) and len(sent) == 4
 
 
-def test_a_rolled_back_savepoint_does_not_swallow_the_job(sent, django_capture_on_commit_callbacks):
+def test_a_pending_recompute_absorbs_later_results(
+    sent, events, django_capture_on_commit_callbacks
+):
+    """A burst of 200 committed results queues one recompute while it is pending; once it
+    starts (the mark is cleared before it reads), the next result queues the next one."""
+    t7, _t8 = events
+    for _ in range(200):
+        with django_capture_on_commit_callbacks(execute=True):
+            jobs.enqueue_standings(t7)
+    assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": t7})]
+    assert StandingsSnapshot.objects.get(tournament_id=t7).recompute_pending
+    snapshot = standings_refresh(tournament_id=t7)
+    assert not snapshot.recompute_pending and snapshot.version == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.enqueue_standings(t7)
+    assert len(sent) == 2
+    assert standings_refresh(tournament_id=t7).version == 2
+
+
+def test_a_rolled_back_savepoint_does_not_swallow_the_job(
+    sent, events, django_capture_on_commit_callbacks
+):
     """A dry run in a savepoint that is rolled back (as result reports do) sends nothing, and the
     real write afterwards still sends its job."""
+    t7, _t8 = events
     with django_capture_on_commit_callbacks(execute=True):
         with pytest.raises(RuntimeError), transaction.atomic():
-            jobs.enqueue_standings(7)
+            jobs.enqueue_standings(t7)
             raise RuntimeError("dry run")
-        jobs.enqueue_standings(7)
-    assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": 7})]
+        jobs.enqueue_standings(t7)
+    assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": t7})]
 
 
 def test_job_arguments_are_ids_and_flags_only():
