@@ -7,18 +7,24 @@ Rules: docs/rules.md §15 (Match points and tiebreakers).
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament import http_cache
 from tournaments import selectors, services
 from tournaments.api._common import READ_ERRORS, TournamentApi, csv_response
-from tournaments.models import Round
+from tournaments.models import Round, StandingsSnapshot, Tournament
 from tournaments.permissions import can_manage
+
+#: Seconds a rendered standings body is kept (a new snapshot version has a new key anyway).
+CACHE_SECONDS = 600
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -69,7 +75,10 @@ class StandingsApi(TournamentApi):
     """GET /api/tournaments/{tournament_id}/standings/: per entry the rank, match and game points
     and each tiebreaker (exact fraction and a 4-decimal value); only complete matches count.
 
-    Anyone who may see the event; 404 ``tournament_not_found`` otherwise.
+    Read from the stored snapshot (recomputed when results are recorded, never on read) with
+    ``ETag`` / ``Last-Modified`` from it: a conditional GET answers 304; ``Cache-Control:
+    public, max-age=10`` for anonymous readers of a public event. Anyone who may see the event;
+    404 ``tournament_not_found`` otherwise.
     """
 
     @extend_schema(
@@ -77,11 +86,36 @@ class StandingsApi(TournamentApi):
         summary="Standings: match points, game points and the tiebreakers (exact and decimal)",
         responses={200: StandingOutputSerializer(many=True), **READ_ERRORS},
     )
-    def get(self, request: Request, tournament_id: int) -> Response:
+    def get(self, request: Request, tournament_id: int) -> HttpResponseBase:
         tournament = self.visible_tournament(tournament_id)
-        rows = services.standings_compute(tournament=tournament)
-        views = selectors.standing_views(tournament=tournament, rows=rows)
-        return Response(StandingOutputSerializer(views, many=True).data)
+        snapshot = selectors.standings_snapshot(tournament)
+        tag = selectors.snapshot_tag(snapshot)
+        modified = snapshot.computed_at if snapshot is not None else None
+        unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
+        if unchanged is not None:
+            return unchanged
+        if tag is None:
+            views = services.standings_views(tournament=tournament, snapshot=None)
+            response: HttpResponseBase = Response(StandingOutputSerializer(views, many=True).data)
+        else:
+            response = HttpResponse(
+                self._snapshot_json(tournament, snapshot, tag), content_type="application/json"
+            )
+        return http_cache.add_validators(
+            request, response, tag=tag, last_modified=modified, public=tournament.is_public
+        )
+
+    @staticmethod
+    def _snapshot_json(tournament: Tournament, snapshot: StandingsSnapshot, tag: str) -> bytes:
+        """The JSON body of a stored snapshot, rendered once per snapshot version (cache)."""
+        key = f"api-standings:{tag}"
+        body = cache.get(key)
+        if body is None:
+            views = services.standings_views(tournament=tournament, snapshot=snapshot)
+            data = StandingOutputSerializer(views, many=True).data
+            body = JSONRenderer().render(data)
+            cache.set(key, body, CACHE_SECONDS)
+        return bytes(body)
 
 
 class StandingsCsvApi(TournamentApi):

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET
 
+from hkk_tournament import http_cache
 from tournaments import selectors, services
-from tournaments.models import Round
+from tournaments.models import Round, Tournament
 from tournaments.pages.common import visible_round, visible_tournament
 from tournaments.pages.organiser_forms import EntryAddForm, SwapForm, TournamentOptionsForm
 from tournaments.permissions import can_appoint_staff, can_judge, can_manage, player_entry_ids
@@ -106,46 +108,82 @@ def round_by_name(request: HttpRequest, tournament_id: int, number: int) -> Http
     return render(request, "tournaments/public/round_by_name.html", context)
 
 
-def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def _standings_read(
+    request: HttpRequest, tournament: Tournament, *extra: object
+) -> tuple[str | None, Any, Any]:
+    """``(tag, last_modified, rows)`` of the standings read from the stored snapshot: ``rows``
+    is lazy, so a page whose fragment is cached (or a 304) never builds them."""
+    snapshot = selectors.standings_snapshot(tournament)
+    tag = selectors.snapshot_tag(snapshot, *extra)
+    rows = SimpleLazyObject(
+        lambda: services.standings_views(tournament=tournament, snapshot=snapshot)
+    )
+    return tag, (snapshot.computed_at if snapshot is not None else None), rows
+
+
+@require_GET
+def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """GET /tournaments/<id>/standings/: the standings (rank, points, the tournament's tiebreaker
     columns; docs/rules.md §15 (Match points and tiebreakers)) for whoever may see the event
-    (404 otherwise).
+    (404 otherwise). Read from the stored snapshot (recomputed when results are recorded), with
+    ``ETag`` / ``Last-Modified`` from it (a conditional GET answers 304) and the table kept in
+    the cache per snapshot version and language.
     """
     tournament = visible_tournament(request, tournament_id)
-    rows = selectors.standing_views(
-        tournament=tournament, rows=services.standings_compute(tournament=tournament)
-    )
+    tag, modified, rows = _standings_read(request, tournament)
+    unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
+    if unchanged is not None:
+        return unchanged
     context = {
         "tournament": tournament,
         "rows": rows,
+        "fragment_key": tag,
         "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
         "judge": can_judge(request.user, tournament),
     }
-    return render(request, "tournaments/public/standings.html", context)
+    response = render(request, "tournaments/public/standings.html", context)
+    return http_cache.add_validators(
+        request, response, tag=tag, last_modified=modified, public=tournament.is_public
+    )
 
 
 @require_GET
-def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """GET /tournaments/<id>/live/: the tables of the latest published or finished round and the
     standings, for whoever may see the event (404 otherwise); draft rounds are never shown here,
     not even to organisers. ``?partial=1`` returns only the content fragment the page's script
     swaps in every ``REFRESH_SECONDS``; without JavaScript a ``<noscript>`` meta refresh reloads
     the page.
+
+    The standings come from the stored snapshot; the tables and standings are kept in the
+    cache per snapshot version, round and language (a result shows once the standings that
+    follow it are recomputed), and ``ETag`` / ``Last-Modified`` let a client revalidate (304).
     """
     tournament = visible_tournament(request, tournament_id)
     rnd = current_round(tournament=tournament)
+    round_part = f"{rnd.pk}{rnd.status}" if rnd is not None else "none"
+    partial = request.GET.get("partial") == "1"
+    tag, modified, rows = _standings_read(request, tournament, round_part, int(partial))
+    unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
+    if unchanged is not None:
+        return unchanged
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": rnd,
-        "matches": selectors.round_match_views(round=rnd) if rnd is not None else [],
-        "rows": selectors.standing_views(
-            tournament=tournament, rows=services.standings_compute(tournament=tournament)
+        "matches": SimpleLazyObject(
+            lambda: selectors.round_match_views(round=rnd) if rnd is not None else []
         ),
+        "rows": rows,
+        "fragment_key": tag,
         "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
         "refresh": REFRESH_SECONDS,
     }
-    if request.GET.get("partial") == "1":
-        return render(request, "tournaments/public/_live_content.html", context)
-    context["rounds"] = selectors.rounds_visible(tournament=tournament, user=request.user)
-    return render(request, "tournaments/public/live.html", context)
+    if partial:
+        response = render(request, "tournaments/public/_live_content.html", context)
+    else:
+        context["rounds"] = selectors.rounds_visible(tournament=tournament, user=request.user)
+        response = render(request, "tournaments/public/live.html", context)
+    return http_cache.add_validators(
+        request, response, tag=tag, last_modified=modified, public=tournament.is_public
+    )

@@ -28,8 +28,47 @@ BASE_COLUMN_TIEBREAKERS = frozenset({"game_points"})
 
 
 def standings_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
-    """The cached standings written by the standings task, if any."""
-    return StandingsSnapshot.objects.filter(tournament=tournament).first()
+    """The cached standings written by the standings task, if any has been computed (a row
+    created only to mark a recompute as pending, ``version`` 0, does not count)."""
+    return StandingsSnapshot.objects.filter(tournament=tournament, version__gt=0).first()
+
+
+def snapshot_tag(snapshot: StandingsSnapshot | None, *extra: object) -> str | None:
+    """The identity of what is read from ``snapshot`` (for ETags and cached fragments):
+    tournament, version and computation time, plus ``extra`` parts; ``None`` without one."""
+    if snapshot is None:
+        return None
+    parts = [snapshot.tournament_id, snapshot.version, snapshot.computed_at.timestamp(), *extra]
+    return "-".join(str(p) for p in parts)
+
+
+def snapshot_standing_views(
+    *, tournament: Tournament, snapshot: StandingsSnapshot
+) -> list[StandingView]:
+    """The rows of a stored snapshot as :class:`StandingView` (no query): the same values as
+    :func:`standing_views` of the standings computed when the snapshot was written, with the
+    tiebreakers in the tournament's order."""
+    codes = list(tournament.tiebreakers)
+    views = []
+    for r in snapshot.rows:
+        stored = r.get("tiebreakers", {})
+        views.append(
+            StandingView(
+                rank=r["rank"],
+                entry=r["entry"],
+                name=r.get("name") or str(r["entry"]),
+                match_points=r["match_points"],
+                game_points=r["game_points"],
+                matches_played=r["matches_played"],
+                dropped=bool(r.get("dropped", False)),
+                tiebreakers=[
+                    TiebreakerValue(code, Fraction(stored[code]))
+                    for code in codes
+                    if code in stored
+                ],
+            )
+        )
+    return views
 
 
 def fraction_str(value: Fraction | int) -> str:

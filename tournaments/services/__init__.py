@@ -68,10 +68,12 @@ from tournaments.services.staff import (
 )
 from tournaments.services.standings import (
     pairings_csv,
+    standings_claim_recompute,
     standings_compute,
     standings_csv,
     standings_refresh,
     standings_rows,
+    standings_views,
     tournament_export,
 )
 from tournaments.services.tournaments import (
@@ -120,7 +122,9 @@ __all__ = [
     "staff_remove",
     "standings_compute",
     "standings_csv",
+    "standings_claim_recompute",
     "standings_refresh",
+    "standings_views",
     "standings_rows",
     "tournament_create",
     "tournament_export",

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments.models import Entry, EntryMember, Player, Tournament
 from tournaments.services._common import last_round, lock_tournament, require_status
+from tournaments.services.jobs import enqueue_standings
 
 S = Tournament.Status
 
@@ -207,7 +208,7 @@ def entry_register_late(
     tournament = lock_tournament(tournament)
     require_status(tournament, S.RUNNING)
     number = late_entry_round(tournament)
-    return _register(
+    entry = _register(
         tournament,
         player=player,
         name=name,
@@ -216,6 +217,8 @@ def entry_register_late(
         email=email,
         registered_round=number,
     )
+    enqueue_standings(tournament.pk)  # the stored standings list every entry
+    return entry
 
 
 def entry_register(
@@ -278,6 +281,8 @@ def entry_drop(*, entry: Entry, after_round: int | None = None) -> Entry:
         )
     entry.dropped_after_round = after_round
     entry.save(update_fields=["dropped_after_round"])
+    if tournament.status == S.RUNNING:
+        enqueue_standings(tournament.pk)  # the stored standings mark drops
     return entry
 
 

@@ -72,6 +72,19 @@ def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
     )
 
 
+def standings_views(
+    *, tournament: Tournament, snapshot: StandingsSnapshot | None
+) -> list[selectors.StandingView]:
+    """The standings for the public pages and API: the stored ``snapshot``'s rows when there is
+    one (recomputed on write, never on read), else computed now (an event with no result
+    recorded yet)."""
+    if snapshot is not None:
+        return selectors.snapshot_standing_views(tournament=tournament, snapshot=snapshot)
+    return selectors.standing_views(
+        tournament=tournament, rows=standings_compute(tournament=tournament)
+    )
+
+
 def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """JSON-ready standings: ``[{"rank", "entry", "name", "match_points", "game_points",
     "matches_played", "dropped", "tiebreakers": {code: "exact value"}}]``."""
