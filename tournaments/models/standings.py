@@ -14,8 +14,8 @@ class StandingsSnapshot(models.Model):
     ``rows``: ``[{"rank", "entry", "name", "match_points", "game_points", "matches_played",
     "dropped", "tiebreakers": {code: "exact fraction string"}}]``; ``after_round`` = rounds
     finished. ``version`` grows by one with every recompute (the pages' ETag);
-    ``recompute_pending`` is set by the first result after a recompute and cleared when the
-    next recompute starts, so a burst of results queues one recompute (``services.jobs``).
+    ``recompute_requested_at`` is set by the first result after a recompute and cleared when
+    the next recompute starts, so a burst of results queues one recompute (``services.jobs``).
     """
 
     tournament = models.OneToOneField(
@@ -28,7 +28,9 @@ class StandingsSnapshot(models.Model):
     after_round = models.PositiveSmallIntegerField(_("after round"), default=0)
     rows = models.JSONField(_("rows"), default=list)
     version = models.PositiveIntegerField(_("version"), default=0)
-    recompute_pending = models.BooleanField(_("recompute pending"), default=False)
+    recompute_requested_at = models.DateTimeField(
+        _("recompute requested at"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("standings snapshot")

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -104,31 +105,49 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+#: A recompute requested longer ago than this (seconds) and still not started is taken as lost
+#: (a worker died, a broker restarted): the next result queues a new one.
+RECOMPUTE_STALE_SECONDS = 60
+
+
 def standings_claim_recompute(*, tournament_id: int) -> bool:
     """Mark the cached standings of ``tournament_id`` as needing a recompute; ``True`` when
-    this call set the mark (the caller then queues the one recompute), ``False`` when a
-    recompute is already pending (it will read the latest results when it starts).
+    this call set the mark (the caller then queues the one recompute on commit), ``False``
+    when a recompute is already requested (it reads the latest results when it starts).
 
-    One short ``UPDATE … WHERE recompute_pending = false`` (creates the snapshot row the first
-    time); run it after the result's transaction commits (``services.jobs``)."""
+    One ``UPDATE … WHERE recompute_requested_at IS NULL`` (or older than
+    ``RECOMPUTE_STALE_SECONDS``), inside the result's own transaction: it rolls back with
+    it, and once the mark is set the statements of later results match no row, so they take
+    no lock and never wait for each other. Creates the snapshot row the first time."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=RECOMPUTE_STALE_SECONDS)
     if StandingsSnapshot.objects.filter(
-        tournament_id=tournament_id, recompute_pending=False
-    ).update(recompute_pending=True):
-        return True
-    _snapshot, created = StandingsSnapshot.objects.get_or_create(
+        Q(recompute_requested_at__isnull=True) | Q(recompute_requested_at__lt=stale),
         tournament_id=tournament_id,
-        defaults={"computed_at": timezone.now(), "recompute_pending": True},
-    )
-    return created
+    ).update(recompute_requested_at=now):
+        return True
+    if StandingsSnapshot.objects.filter(tournament_id=tournament_id).exists():
+        return False
+    try:
+        with transaction.atomic():
+            StandingsSnapshot.objects.create(
+                tournament_id=tournament_id, computed_at=now, recompute_requested_at=now
+            )
+    except IntegrityError:
+        return False  # created meanwhile by a concurrent result, which queued the recompute
+    return True
 
 
 def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
     """Recompute and store the cached standings of a tournament (idempotent; used by
     ``standings_recompute_task``); the snapshot's ``version`` grows by one.
 
-    The pending mark is cleared *before* the results are read, so a result committed while
+    The request mark is cleared *before* the results are read (in its own statement, committed
+    at once when called outside a transaction, as by the task), so a result committed while
     this runs claims a new recompute (``standings_claim_recompute``) and is never lost."""
-    StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(recompute_pending=False)
+    StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(
+        recompute_requested_at=None
+    )
     with transaction.atomic():
         tournament = Tournament.objects.get(pk=tournament_id)
         rows = standings_rows(tournament=tournament)

@@ -77,9 +77,9 @@ def test_a_pending_recompute_absorbs_later_results(
         with django_capture_on_commit_callbacks(execute=True):
             jobs.enqueue_standings(t7)
     assert sent == [(jobs.STANDINGS_RECOMPUTE, {"tournament_id": t7})]
-    assert StandingsSnapshot.objects.get(tournament_id=t7).recompute_pending
+    assert StandingsSnapshot.objects.get(tournament_id=t7).recompute_requested_at is not None
     snapshot = standings_refresh(tournament_id=t7)
-    assert not snapshot.recompute_pending and snapshot.version == 1
+    assert snapshot.recompute_requested_at is None and snapshot.version == 1
     with django_capture_on_commit_callbacks(execute=True):
         jobs.enqueue_standings(t7)
     assert len(sent) == 2
