@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -73,13 +73,20 @@ class _Batch:
         self.closed = False
         self.sent: set[JobKey] = set()
 
-    def run(self, key: JobKey, countdown: float | None = None) -> None:
-        """Send the job ``key`` unless an earlier callback of this batch already sent it;
-        ``countdown`` delays it (seconds)."""
+    def run(
+        self,
+        key: JobKey,
+        claim: Callable[[], bool] | None = None,
+        countdown: float | None = None,
+    ) -> None:
+        """Send the job ``key`` unless an earlier callback of this batch already sent it, or
+        ``claim()`` says one is already queued; ``countdown`` delays it (seconds)."""
         self.closed = True
         if key in self.sent:
             return
         self.sent.add(key)
+        if claim is not None and not claim():
+            return
         name, kwargs = key
         send(name, dict(kwargs), countdown=countdown)
 
@@ -165,21 +172,26 @@ STANDINGS_DEBOUNCE_SECONDS = 2.0
 
 def enqueue_standings(tournament_id: int) -> None:
     """Recompute the cached standings of ``tournament_id`` (``StandingsSnapshot``) after the
-    current transaction commits, coalesced per event: the request is marked in this
-    transaction (``services.standings.standings_claim_recompute``) and only the result that
-    set the mark queues the task; later results find it set and queue nothing (the pending
-    recompute reads the latest results when it starts). With a broker the recompute waits
-    ``STANDINGS_DEBOUNCE_SECONDS``, so a burst of 200 results queues one or two recomputes;
-    eager mode (no broker) recomputes at once after the commit."""
+    current transaction commits, coalesced per event: once per transaction, and after the
+    commit only if no recompute is requested yet (``services.standings.
+    standings_claim_recompute``: the pending recompute reads the latest results when it
+    starts). The claim runs after the commit, outside the result's transaction, so results of
+    different matches never wait for each other on the snapshot row. With a broker the
+    recompute waits ``STANDINGS_DEBOUNCE_SECONDS``, so a burst of 200 results queues one or
+    two recomputes; eager mode (no broker) recomputes at once after the commit."""
     # Imported here: the standings service is imported by the services package, which this
     # module must not depend on at import time.
     from tournaments.services.standings import standings_claim_recompute
 
-    if not standings_claim_recompute(tournament_id=tournament_id):
-        return
     key: JobKey = (STANDINGS_RECOMPUTE, (("tournament_id", tournament_id),))
     batch = _open_batch()
-    transaction.on_commit(lambda: batch.run(key, countdown=STANDINGS_DEBOUNCE_SECONDS))
+    transaction.on_commit(
+        lambda: batch.run(
+            key,
+            claim=lambda: standings_claim_recompute(tournament_id=tournament_id),
+            countdown=STANDINGS_DEBOUNCE_SECONDS,
+        )
+    )
 
 
 def enqueue_round_pair_next(

@@ -115,10 +115,10 @@ def standings_claim_recompute(*, tournament_id: int) -> bool:
     this call set the mark (the caller then queues the one recompute on commit), ``False``
     when a recompute is already requested (it reads the latest results when it starts).
 
-    One ``UPDATE … WHERE recompute_requested_at IS NULL`` (or older than
-    ``RECOMPUTE_STALE_SECONDS``), inside the result's own transaction: it rolls back with
-    it, and once the mark is set the statements of later results match no row, so they take
-    no lock and never wait for each other. Creates the snapshot row the first time."""
+    One short ``UPDATE … WHERE recompute_requested_at IS NULL`` (or older than
+    ``RECOMPUTE_STALE_SECONDS``), run after the result's transaction commits
+    (``services.jobs``); once the mark is set the statements of later results match no row
+    and write nothing. Creates the snapshot row the first time."""
     now = timezone.now()
     stale = now - timedelta(seconds=RECOMPUTE_STALE_SECONDS)
     if StandingsSnapshot.objects.filter(

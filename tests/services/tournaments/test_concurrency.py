@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
 from hkk_tournament.errors import Conflict
 from tests.factories import UserFactory, make_tournament
@@ -135,3 +135,85 @@ def test_both_players_report_the_same_result_at_once(monkeypatch):
     assert statuses == ["accepted", "accepted"]
     stored = Game.objects.filter(match=match).order_by("number")
     assert [g.winner_id for g in stored] == [a, b, a]
+
+
+def _two_tables() -> tuple[Match, Match]:
+    """A published round of four entries (two tables), die rolls recorded."""
+    t, _ = make_tournament(entries=4, decks=False)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    x, y = Match.objects.filter(round=rnd).order_by("table")
+    for m in (x, y):
+        services.match_set_die_roll(match=m, winner_entry=m.entry_a_id)
+    return x, y
+
+
+def _hold_a_result(match: Match, recorded: threading.Event, release: threading.Event) -> None:
+    """Record game 1 of ``match`` and keep the transaction (and its locks) open until
+    ``release`` is set (at most 10 s)."""
+    try:
+        with transaction.atomic():
+            services.game_record(
+                match=Match.objects.get(pk=match.pk),
+                number=1,
+                winner_entry=match.entry_a_id,
+                first_entry=match.entry_a_id,
+            )
+            recorded.set()
+            release.wait(timeout=10)
+    finally:
+        connections.close_all()
+
+
+def test_two_different_matches_are_recorded_at_once():
+    """A result locks only its match row: while one judge's transaction on table 1 is still
+    open, another judge records table 2 without waiting."""
+    x, y = _two_tables()
+    recorded, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold_a_result, args=(x, recorded, release))
+    holder.start()
+    try:
+        assert recorded.wait(timeout=10)
+        started = time.monotonic()
+        services.game_record(
+            match=Match.objects.get(pk=y.pk),
+            number=1,
+            winner_entry=y.entry_b_id,
+            first_entry=y.entry_a_id,
+        )
+        waited = time.monotonic() - started
+        assert not release.is_set()  # table 1's transaction was still open meanwhile
+    finally:
+        release.set()
+        holder.join(timeout=15)
+    assert waited < 2.0
+    assert Game.objects.filter(match__in=[x, y]).count() == 2
+
+
+def test_the_same_match_is_still_serialised():
+    """A second write to the same match waits for the first transaction, then sees its game
+    (``game_already_recorded``) instead of recording it again."""
+    x, _y = _two_tables()
+    recorded, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold_a_result, args=(x, recorded, release))
+    holder.start()
+    timer = threading.Timer(1.0, release.set)
+    try:
+        assert recorded.wait(timeout=10)
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(Conflict) as caught:
+            services.game_record(
+                match=Match.objects.get(pk=x.pk),
+                number=1,
+                winner_entry=x.entry_b_id,
+                first_entry=x.entry_a_id,
+            )
+        waited = time.monotonic() - started
+    finally:
+        release.set()
+        timer.cancel()
+        holder.join(timeout=15)
+    assert caught.value.code == "game_already_recorded"
+    assert waited >= 0.8  # it waited for the first transaction to commit
+    assert Game.objects.filter(match=x).count() == 1
