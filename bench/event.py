@@ -6,10 +6,10 @@ Usage::
         .venv/bin/python bench/event.py [--entries 4096] [--rounds 13] [--seed 1] [--rate 200]
 
 The database is migrated, then one event is built through the services exactly as an organiser
-and the judges would: ``entries`` players register (the first ``--lists`` submit a legal HKK list, the others
-get the organiser's override), the event
-starts, and every round is paired (``round_pair_next``), published, all its matches played
-(``match_set_die_roll`` and one ``game_record`` per game) and finished. Standings recomputes are
+and the judges would: ``entries`` players register (the first ``--lists`` submit a legal HKK
+list, the others get the organiser's override), the event starts, and every round is paired
+(``round_pair_next``), published, all its matches played (``match_set_die_roll`` and one
+``game_record`` per game) and finished. Standings recomputes are
 queued as in production; the benchmark stands in for the Celery worker: it counts the queued
 recomputes and runs each one (``standings_refresh``) after the round's results.
 
@@ -243,7 +243,7 @@ def main() -> None:
         else:
             sample = matches[:16]
             with CaptureQueriesContext(connection) as ctx:
-                seconds, _calls = _timed(lambda: [_play(m, rng) for m in sample])
+                seconds, _calls = _timed(lambda s=sample: [_play(m, rng) for m in s])
             queries = len(ctx.captured_queries) / len(sample)
             rest = _play_open_loop(matches[16:], float("inf"), rng)
             seconds += rest["seconds"]
@@ -270,14 +270,15 @@ def main() -> None:
 
     print()
     print(f"figures for {args.entries} entries x {args.rounds} rounds ({connection.vendor})")
+    median_pair = statistics.median(pair_s)
     print(
-        "1. pair next round: min {:.2f} / median {:.2f} / max {:.2f} s; queries {}..{}".format(
-            min(pair_s), statistics.median(pair_s), max(pair_s), min(pair_q), max(pair_q)
-        )
+        f"1. pair next round: min {min(pair_s):.2f} / median {median_pair:.2f} / "
+        f"max {max(pair_s):.2f} s; queries {min(pair_q)}..{max(pair_q)}"
     )
     full = [s for s, q in zip(record_s, per_match_q, strict=True) if q == q]
     print(
-        "2. record a round of {} matches: median {:.1f} s, max {:.1f} s; {:.1f} queries/match".format(
+        "2. record a round of {} matches: median {:.1f} s, max {:.1f} s; "
+        "{:.1f} queries/match".format(
             args.entries // 2,
             statistics.median(full) if full else float("nan"),
             max(full) if full else float("nan"),
