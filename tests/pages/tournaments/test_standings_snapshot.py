@@ -1,0 +1,68 @@
+"""The public standings and live pages and the standings API read the stored snapshot (never
+compute on read once one exists) and support HTTP caching: ``ETag`` / ``Last-Modified`` from the
+snapshot version, 304 on a conditional GET, ``Cache-Control: public`` for anonymous readers of
+a public event (docs/rules.md §15 (Match points and tiebreakers))."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from tests.factories import make_tournament
+from tournaments import services
+from tournaments.models import StandingsSnapshot
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    cache.clear()
+    t, _ = make_tournament(entries=4, decks=False)
+    services.tournament_set_options(tournament=t, is_public=True)
+    t = services.tournament_start(tournament=t)
+    services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    services.standings_refresh(tournament_id=t.pk)
+    yield t
+    cache.clear()
+
+
+URLS = [
+    "/tournaments/{}/standings/",
+    "/tournaments/{}/live/",
+    "/tournaments/{}/live/?partial=1",
+    "/api/tournaments/{}/standings/",
+]
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_snapshot_responses_carry_validators_and_answer_304(client, event, url):
+    url = url.format(event.pk)
+    first = client.get(url)
+    assert first.status_code == 200
+    assert first["ETag"] and first["Last-Modified"]
+    assert "public" in first["Cache-Control"] and "max-age=10" in first["Cache-Control"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    services.standings_refresh(tournament_id=event.pk)  # a new version: a new ETag
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_the_pages_read_the_stored_rows_not_a_recompute(client, event, url):
+    snapshot = StandingsSnapshot.objects.get(tournament=event)
+    rows = snapshot.rows
+    rows[0]["name"] = "Stored Snapshot Row"
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(rows=rows, version=snapshot.version + 1)
+    response = client.get(url.format(event.pk))
+    assert response.status_code == 200
+    assert "Stored Snapshot Row" in response.content.decode()
+
+
+def test_signed_in_readers_get_private_responses(client, event, django_user_model):
+    user = django_user_model.objects.create_user("reader", password="pw-12345678")
+    client.force_login(user)
+    response = client.get(f"/tournaments/{event.pk}/standings/")
+    assert response.status_code == 200
+    assert "private" in response["Cache-Control"] and "public" not in response["Cache-Control"]
