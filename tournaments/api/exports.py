@@ -94,7 +94,7 @@ class StandingsApi(TournamentApi):
         unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
         if unchanged is not None:
             return unchanged
-        if tag is None:
+        if snapshot is None or tag is None:
             views = services.standings_views(tournament=tournament, snapshot=None)
             response: HttpResponseBase = Response(StandingOutputSerializer(views, many=True).data)
         else:

@@ -108,7 +108,10 @@ def send(task_name: str, kwargs: dict[str, JobArg], countdown: float | None = No
     """
     task = app.tasks[task_name]
     try:
-        task.apply_async(kwargs=kwargs, retry=False, ignore_result=True, countdown=countdown)
+        if countdown is None:
+            task.apply_async(kwargs=kwargs, retry=False, ignore_result=True)
+        else:
+            task.apply_async(kwargs=kwargs, retry=False, ignore_result=True, countdown=countdown)
     except _BROKER_ERRORS as exc:
         logger.error(
             "broker unavailable, running %s in-process: %s",
