@@ -45,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hkk_tournament.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
