@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_roles_reports_deck_checks'),
+        ('tournaments', '0004_backfill_match_structure'),
     ]
 
     operations = [
