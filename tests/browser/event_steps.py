@@ -139,6 +139,7 @@ def report_result(player: Person, event: str, games: list[tuple[str, str]], step
     """The player reports their own match on the pairing page: per game (result, went first),
     each "mine" or "theirs" as the form offers them."""
     player.go(f"{event}my-match/", step)
+    player.page.locator("details.report-details > summary").click()  # the optional details
     for n, (result, first) in enumerate(games, start=1):
         player.page.select_option(f"#id_g{n}_result", result)
         player.page.select_option(f"#id_g{n}_first", first)

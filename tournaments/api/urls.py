@@ -3,7 +3,18 @@
 from django.urls import path
 
 import hkk_tournament.converters  # noqa: F401  (registers <id:…>, <small:…>)
-from tournaments.api import deck_checks, entries, exports, matches, reports, rounds, staff
+from tournaments.api import (
+    clock,
+    deck_checks,
+    entries,
+    exports,
+    matches,
+    penalties,
+    reports,
+    rounds,
+    staff,
+    top_cut,
+)
 from tournaments.api import tournaments as events
 
 T = "tournaments/<id:tournament_id>/"
@@ -79,6 +90,16 @@ urlpatterns = [
         name="tournaments-match-game3-roll",
     ),
     path(
+        T + "matches/<id:match_id>/result/",
+        matches.MatchResultApi.as_view(),
+        name="tournaments-match-result",
+    ),
+    path(
+        T + "rounds/<small:number>/clock/",
+        clock.RoundClockApi.as_view(),
+        name="tournaments-round-clock",
+    ),
+    path(
         T + "matches/<id:match_id>/games/",
         matches.MatchGameRecordApi.as_view(),
         name="tournaments-match-games",
@@ -109,6 +130,9 @@ urlpatterns = [
         deck_checks.DeckCheckRecordApi.as_view(),
         name="tournaments-deck-check-record",
     ),
+    path(T + "top-cut/", top_cut.TopCutApi.as_view(), name="tournaments-top-cut"),
+    path(T + "penalties/", penalties.PenaltyListCreateApi.as_view(), name="tournaments-penalties"),
+    path(T + "penalties.csv", penalties.PenaltyCsvApi.as_view(), name="tournaments-penalties-csv"),
     path(T + "staff/", staff.StaffListCreateApi.as_view(), name="tournaments-staff"),
     path(
         T + "staff/<userid:user_id>/",

@@ -9,6 +9,7 @@ rounds, matches, games and their history, one module per concern.
   :data:`PAIRING_ENGINE_VERSION`;
 - :mod:`~tournaments.models.reports`: :class:`ResultReport`;
 - :mod:`~tournaments.models.deck_checks`: :class:`DeckCheck`;
+- :mod:`~tournaments.models.penalties`: :class:`Penalty` (the penalty log);
 - :mod:`~tournaments.models.staff`: :class:`StaffRole`;
 - :mod:`~tournaments.models.standings`: :class:`StandingsSnapshot`.
 
@@ -26,6 +27,7 @@ see them all.
 from tournaments.models.deck_checks import DeckCheck
 from tournaments.models.decks import DeckSubmission
 from tournaments.models.entries import Entry, EntryMember, Player
+from tournaments.models.penalties import Penalty
 from tournaments.models.reports import ResultReport
 from tournaments.models.rounds import (
     PAIRING_ENGINE_VERSION,
@@ -50,6 +52,7 @@ __all__ = [
     "GameCorrection",
     "Match",
     "PairingChange",
+    "Penalty",
     "Player",
     "ResultReport",
     "Round",

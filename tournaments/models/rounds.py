@@ -51,6 +51,25 @@ class Round(models.Model):
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
+    class Stage(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        TOP_CUT = "top_cut", _("top cut")
+
+    stage = models.CharField(_("stage"), max_length=16, choices=Stage, default=Stage.SWISS)
+    bracket = models.JSONField(
+        _("bracket"),
+        default=dict,
+        blank=True,
+        help_text=_('Top cut only: {"size", "seeds": {entry id: seed}, "higher_seed_chooses"}.'),
+    )
+    # Round clock (docs/rules.md §16 (Deck checks, penalties and result reporting)): stored as
+    # facts, never ticked; the time left is computed by ``tournaments.domain.clock``.
+    clock_minutes = models.PositiveSmallIntegerField(_("round time (minutes)"), default=50)
+    clock_started_at = models.DateTimeField(_("clock started at"), null=True, blank=True)
+    clock_paused_at = models.DateTimeField(_("clock paused at"), null=True, blank=True)
+    clock_paused_seconds = models.PositiveIntegerField(_("seconds paused"), default=0)
+    clock_extension_seconds = models.PositiveIntegerField(_("round extension (s)"), default=0)
+
     class Meta:
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
@@ -103,6 +122,12 @@ class Match(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
     )
+    ended_at_time = models.BooleanField(
+        _("ended at time"),
+        default=False,
+        help_text=_("Time was called: the match counts with fewer games than the format has."),
+    )
+    extension_seconds = models.PositiveIntegerField(_("table extension (s)"), default=0)
 
     class Meta:
         verbose_name = _("match")

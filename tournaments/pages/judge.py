@@ -55,6 +55,7 @@ def judge_home(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "round": rnd,
+        "clock": selectors.clock_view(round=rnd) if rnd is not None else None,
         "matches": [(v, reports.get(v.match.pk, [])) for v in views],
         "disputes": disputes,
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),

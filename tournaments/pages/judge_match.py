@@ -83,6 +83,11 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
         "offer_reroll_agreement": structure.reroll_game3_available
         and not match.reroll_game3_agreed
         and not view.games,
+        "clock": (
+            selectors.clock_view(round=match.round, match=match)
+            if match.round.status == match.round.Status.PUBLISHED
+            else None
+        ),
     }
     return render(request, TEMPLATE, context)
 

@@ -211,6 +211,11 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "round": rnd,
         "match": match,
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+        "clock": (
+            selectors.clock_view(round=rnd, match=match)
+            if rnd is not None and match is not None and rnd.status == rnd.Status.PUBLISHED
+            else None
+        ),
     }
     if rnd is None or match is None or match.entry_b_id is None:
         return render(request, "tournaments/player/my_match.html", context)
@@ -228,6 +233,8 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
         chooses=structure.policy != "hkk",
         draws=structure.game_draws,
         score_label=selectors.unit_label(structure.game_score_unit) if structure.scored else None,
+        outcomes=_my_outcomes(tournament, seat),
+        ask_roll=bool(view.right and view.right.needs_roll and not view.games),
     )
     can_report = rnd.status == rnd.Status.PUBLISHED and not view.score.complete
     if request.method == "POST" and _report(request, form, can_report, match, entry):
@@ -245,6 +252,11 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "form": form if can_report else None,
             "judge": can_judge(request.user, tournament),
             "statuses": ResultReport.Status,
+            "superseded": view.score.complete
+            and any(
+                r.entry_id == mine and r.status == ResultReport.Status.SUPERSEDED
+                for r in selectors.match_reports(match=match)
+            ),
             "game_start": match_game_start(match),
             "policy": selectors.policy_summary(structure),
         }
@@ -262,11 +274,29 @@ def _report(
         return True
     if not form.is_valid():
         return False
-    done = run(
-        request,
-        lambda: services.result_report_submit(
-            match=match, entry=entry, user=request.user, games=form.cleaned_data["games"]
-        ),
-        _("Your report is stored."),
-    )
+    data = form.cleaned_data
+
+    def submit() -> Any:
+        games = data["games"]
+        if games is None:
+            games = services.outcome_games(
+                match=match, result=data["summary"], die_roll_winner=data["die_roll_winner"]
+            )
+        return services.result_report_submit(
+            match=match, entry=entry, user=request.user, games=games
+        )
+
+    done = run(request, submit, _("Your report is stored."))
     return done is not None
+
+
+def _my_outcomes(tournament: Tournament, seat: str) -> list[tuple[str, str]]:
+    """The one-choice results for the player's report: values from seat A (what the services
+    take), labels from the player's side ("2–1" = I won two games), the player's best first."""
+    out = []
+    for o in services.report_outcomes(tournament=tournament):
+        mine, theirs = (o.a_wins, o.b_wins) if seat == "A" else (o.b_wins, o.a_wins)
+        label = f"{mine}–{theirs}" + (f"–{o.draws}" if o.draws else "")
+        out.append((mine - theirs, -mine, o.draws, o.code, label))
+    out.sort(key=lambda row: (-row[0], row[1], row[2]))
+    return [(code, label) for *_key, code, label in out]

@@ -42,7 +42,10 @@ class ResultReportForm(forms.Form):
     the holder of the right waived it (where the format gives a choice, WoW TCG and Blue Moon:
     whether the chooser let the other player start), and the winner's score where the format
     keeps one (Blue Moon crystals). Games left empty were not played; a format without drawn
-    games offers no draw (docs/rules.md §6, §11, §13)."""
+    games offers no draw (docs/rules.md §6, §11, §13). One choice covers the usual results
+    (``summary``, seen from the player, plus who won the die roll when none is recorded); with
+    it ``cleaned_data["games"]`` is ``None`` and the page turns it into games
+    (``services.outcome_games``)."""
 
     def __init__(
         self,
@@ -53,12 +56,28 @@ class ResultReportForm(forms.Form):
         chooses: bool = False,
         draws: bool = True,
         score_label: str | None = None,
+        outcomes: list[tuple[str, str]] | None = None,
+        ask_roll: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.games = games
         self.mine, self.theirs = mine, theirs
         self.scored = score_label is not None
+        self.fields["summary"] = forms.ChoiceField(
+            label=_("Result (mine – opponent's)"),
+            required=False,
+            choices=[("", _("– details per game below –"))] + list(outcomes or []),
+            widget=forms.RadioSelect,
+        )
+        self.ask_roll = ask_roll
+        if ask_roll:
+            self.fields["die_roll"] = forms.ChoiceField(
+                label=_("Who won the die roll before game 1?"),
+                required=False,
+                choices=[("mine", _("I did")), ("theirs", theirs[1])],
+                widget=forms.RadioSelect,
+            )
         for n in range(1, games + 1):
             results = [
                 ("", _("not played")),
@@ -108,6 +127,13 @@ class ResultReportForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         ids = {"mine": self.mine[0], "theirs": self.theirs[0]}
+        if cleaned.get("summary"):
+            if self.ask_roll and not cleaned.get("die_roll"):
+                self.add_error("die_roll", _("Tell who won the die roll."))
+            roll = cleaned.get("die_roll")
+            cleaned["die_roll_winner"] = ids[roll] if roll else None
+            cleaned["games"] = None
+            return cleaned
         games = []
         ended = False
         for n in range(1, self.games + 1):

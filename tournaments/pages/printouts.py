@@ -107,13 +107,80 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
+#: Cell padding ReportLab's ``Table`` adds left and right (points), and the smallest font.
+CELL_PADDING = 6
+MIN_FONT_SIZE = 6.0
+
+
+def _longest_word(value: Any, font: str, size: float) -> float:
+    """Width in points of the widest single word of ``value`` (``stringWidth``)."""
+    words = str(value if value is not None else "").split() or [""]
+    return max(pdfmetrics.stringWidth(w, font, size) for w in words)
+
+
+def fit_columns(
+    rows: Sequence[Sequence[Any]], widths: Sequence[float], *, header: bool = True
+) -> tuple[list[float], float]:
+    """Column widths and font size so that no word is broken across lines.
+
+    Each column needs its widest word (header words in bold) plus the cell padding, measured
+    with ReportLab's ``stringWidth``. Columns narrower than that take width from columns with
+    room to spare (the total stays the same); if that is not enough, the font shrinks (from
+    10 pt down to ``MIN_FONT_SIZE``). Returns ``(widths, font size)``.
+    """
+    fonts = pdf_fonts()
+    total = sum(widths)
+    size = 10.0
+    while True:
+        need = [
+            max(
+                _longest_word(
+                    _plain(row[c]), fonts.bold if header and i == 0 else fonts.regular, size
+                )
+                for i, row in enumerate(rows)
+            )
+            + 2 * CELL_PADDING
+            + 1
+            for c in range(len(widths))
+        ]
+        if sum(need) <= total or size <= MIN_FONT_SIZE:
+            break
+        size = max(MIN_FONT_SIZE, size - 0.5)
+    out = list(widths)
+    short = {c: need[c] - out[c] for c in range(len(out)) if need[c] > out[c]}
+    for c, missing in short.items():
+        out[c] += missing
+        for d in sorted(range(len(out)), key=lambda d: need[d] - out[d]):
+            if missing <= 0:
+                break
+            if d in short:
+                continue
+            spare = out[d] - need[d]
+            if spare > 0:
+                take = min(spare, missing)
+                out[d] -= take
+                missing -= take
+    return out, size
+
+
+def _plain(value: Any) -> str:
+    text = str(value if value is not None else "")
+    if not pdf_fonts().hungarian:
+        text = "".join(FALLBACK_LETTERS.get(c, c) for c in text)
+    return text
+
+
 def _table(rows: Sequence[Sequence[Any]], widths: Sequence[float], header: bool = True) -> Table:
+    """A grid table whose columns never break a word (:func:`fit_columns`)."""
     st = _styles()
+    fitted, size = fit_columns(rows, widths, header=header)
+    cell = ParagraphStyle("cell-fit", parent=st["cell"], fontSize=size, leading=size * 1.2)
+    head = ParagraphStyle("head-fit", parent=st["head"], fontSize=size, leading=size * 1.2)
     data = [
-        [Paragraph(_text(cell), st["head"] if header and i == 0 else st["cell"]) for cell in row]
+        [Paragraph(_text(value), head if header and i == 0 else cell) for value in row]
         for i, row in enumerate(rows)
     ]
-    table = Table(data, colWidths=list(widths), repeatRows=1 if header else 0)
+    table = Table(data, colWidths=fitted, repeatRows=1 if header else 0)
     # One TableStyle command: (name, first cell, last cell, *values).
     style: list[tuple[str, tuple[int, int], tuple[int, int], *tuple[Any, ...]]] = [
         ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
@@ -191,7 +258,8 @@ def standings_pdf(*, tournament: Tournament) -> bytes:
     head += [label for _code, label in columns] + [_("Matches")]
     rows: list[list[Any]] = [head]
     for r in rows_:
-        name = r.name + (f" ({_('dropped')})" if r.dropped else "")
+        dropped = _("dropped")
+        name = r.name + (f" ({dropped})" if r.dropped else "")
         rows.append(
             [f"{r.rank}.", name, r.match_points, r.game_points]
             + [tb.display for tb in r.shown_tiebreakers]
@@ -282,9 +350,10 @@ def _slip(m: Match, rnd: Round, names: dict[int, str]) -> KeepTogether:
             _("Winner"),
         ]
     ]
+    draw = _("draw")
     winner_boxes = f"{BOX} A   {BOX} B"
     if structure.game_draws:
-        winner_boxes += f"   {BOX} {_('draw')}"
+        winner_boxes += f"   {BOX} {draw}"
     if structure.scored:
         winner_boxes += f"   {selectors.unit_label(structure.game_score_unit)}: ____"
     for number, holder in enumerate(_holder_texts(m, tournament, names), start=1):
@@ -319,4 +388,5 @@ def result_slips_pdf(*, round: Round) -> bytes:
     flow: list[Any] = [_slip(m, round, names) for m in matches]
     if not matches:
         flow.append(Paragraph(_text(_("No tables to play in this round.")), _styles()["body"]))
-    return _document(tournament.name, f"{_round_title(round)} · {_('Result slips')}", flow)
+    slips = _("Result slips")
+    return _document(tournament.name, f"{_round_title(round)} · {slips}", flow)

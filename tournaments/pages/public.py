@@ -73,18 +73,27 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """GET /tournaments/<id>/rounds/<number>/: pairings by table, each match with the current
-    first-player holder and why; organisers of a draft round also get the swap form and the
-    relaxations the pairing needed (docs/rules.md §14 (Swiss pairing and byes)).
+    first-player holder and why, and the round clock; organisers of a draft round also get the
+    swap form and the relaxations the pairing needed (docs/rules.md §14 (Swiss pairing and
+    byes)); judges of a published round get the fast result entry (one row per table, one
+    button per result) and organisers the clock controls.
     """
     tournament = visible_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     manage = can_manage(request.user, tournament)
+    judge = manage or can_judge(request.user, tournament)
+    matches = selectors.round_match_views(round=rnd)
+    fast = judge and rnd.status == Round.Status.PUBLISHED
+    open_tables = [m.table for m in matches if not m.is_bye and not m.games]
     context = {
         "tournament": tournament,
         "round": rnd,
-        "matches": selectors.round_match_views(round=rnd),
+        "matches": matches,
         "manage": manage,
-        "judge": manage or can_judge(request.user, tournament),
+        "judge": judge,
+        "clock": selectors.clock_view(round=rnd) if rnd.status != Round.Status.DRAFT else None,
+        "outcomes": services.match_outcomes(tournament=tournament) if fast else [],
+        "first_open_table": open_tables[0] if open_tables else None,
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
@@ -178,6 +187,7 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
         "fragment_key": tag,
         "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
         "refresh": REFRESH_SECONDS,
+        "clock": selectors.clock_view(round=rnd) if rnd is not None else None,
     }
     if partial:
         response = render(request, "tournaments/public/_live_content.html", context)

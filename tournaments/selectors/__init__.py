@@ -10,6 +10,7 @@ standings records), ``pairings`` (a round's tables with the next first-player ho
 lookup, staff, a user's roles). Everything public is re-exported here.
 """
 
+from tournaments.selectors.clock import ClockView, clock_read, clock_view
 from tournaments.selectors.deck_checks import deck_check_get, deck_checks_of_round
 from tournaments.selectors.entries import (
     EntryView,
@@ -89,6 +90,7 @@ from tournaments.selectors.standings import (
     tiebreaker_columns,
     tiebreaker_labels,
 )
+from tournaments.selectors.top_cut import BracketRoundView, top_cut_rounds
 from tournaments.selectors.tournaments import (
     NextAction,
     next_action,
@@ -106,6 +108,11 @@ __all__ = [
     "policy_summary",
     "structure_error_message",
     "unit_label",
+    "top_cut_rounds",
+    "BracketRoundView",
+    "ClockView",
+    "clock_read",
+    "clock_view",
     "BASE_COLUMN_TIEBREAKERS",
     "PERCENT_TIEBREAKERS",
     "TIEBREAKER_DIGITS",

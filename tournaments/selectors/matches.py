@@ -111,8 +111,9 @@ class MatchScore:
 
     ``complete``: a bye, or the match is over under the tournament's match structure (all
     games played, or a best-of match decided: ``tournaments.domain.match.is_match_decided``).
-    ``points`` maps entry id → match points, only when complete. ``a_score`` / ``b_score``:
-    the game scores won (Blue Moon crystals; 0 where no score is kept).
+    Time called (``Match.ended_at_time``) after a game ends it too. ``points`` maps entry id →
+    match points, only when complete. ``a_score`` / ``b_score``: the game scores won (Blue
+    Moon crystals; 0 where no score is kept).
     """
 
     a_wins: int
@@ -134,11 +135,16 @@ def match_score(match: Match, games: Sequence[Game] | None = None) -> MatchScore
         return MatchScore(t.bye_games_won, 0, 0, 0, True, {match.entry_a_id: t.match_win_points})
     games = match_games(match) if games is None else games
     result = match_domain.match_result(match_state(match, games), t.structure)
+    decided = result.decided or (match.ended_at_time and bool(games))
+    winner = result.winner
+    # Time called: more game wins wins, else a draw.
+    if decided and not result.decided and result.a_wins != result.b_wins:
+        winner = match.entry_a_id if result.a_wins > result.b_wins else match.entry_b_id
     points: dict[int, int] = {}
-    if result.decided:
-        if result.winner == match.entry_a_id:
+    if decided:
+        if winner == match.entry_a_id:
             pa, pb = t.match_win_points, t.match_loss_points
-        elif result.winner == match.entry_b_id:
+        elif winner == match.entry_b_id:
             pa, pb = t.match_loss_points, t.match_win_points
         else:
             pa = pb = t.match_draw_points
@@ -148,7 +154,7 @@ def match_score(match: Match, games: Sequence[Game] | None = None) -> MatchScore
         result.b_wins,
         result.draws,
         result.games_played,
-        result.decided,
+        decided,
         points,
         result.a_score,
         result.b_score,
@@ -161,7 +167,8 @@ def match_records(
     """Domain records of the *complete* matches (byes included) of published and finished
     rounds: standings count only confirmed results (docs/rules.md §16 (Deck checks, penalties
     and result reporting)), and a draft round (its pairings may still be swapped, nobody may see
-    them) counts nothing, not even its bye.
+    them) counts nothing, not even its bye. Top-cut rounds are not Swiss: they count nothing
+    either.
 
     Without ``matches`` the records are read as projections (two queries, no model objects),
     which keeps the standings of a 4,096-entry event well under a second."""
@@ -169,7 +176,7 @@ def match_records(
         return _match_records_projected(tournament)
     records = []
     for m in matches:
-        if m.round.status == Round.Status.DRAFT:
+        if m.round.status == Round.Status.DRAFT or m.round.stage == Round.Stage.TOP_CUT:
             continue
         games = match_games(m)
         if not match_score(m, games).complete:
@@ -187,7 +194,8 @@ def match_records(
 
 def _match_records_projected(tournament: Tournament) -> list[MatchRecord]:
     """:func:`match_records` from ``values_list`` rows: the same completeness rule as
-    :func:`match_score` (all games played, or a majority won when play stops at two wins)."""
+    :func:`match_score` (all games played, a majority won when play stops at two wins, or time
+    called after a game); top-cut rounds left out."""
     games: dict[int, list[GameRecord]] = {}
     game_rows = (
         Game.objects.filter(match__round__tournament=tournament)
@@ -204,15 +212,17 @@ def _match_records_projected(tournament: Tournament) -> list[MatchRecord]:
     match_rows = (
         Match.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)
+        .exclude(round__stage=Round.Stage.TOP_CUT)
         .order_by("round__number", "table")
-        .values_list("pk", "round__number", "entry_a_id", "entry_b_id")
+        .values_list("pk", "round__number", "entry_a_id", "entry_b_id", "ended_at_time")
     )
-    for pk, number, a, b in match_rows:
+    for pk, number, a, b, ended_at_time in match_rows:
         played = tuple(games.get(pk, ()))
         if b is not None:
             a_wins = sum(1 for g in played if g.winner == a)
             b_wins = sum(1 for g in played if g.winner == b)
-            if not (len(played) >= per_match or (stop and max(a_wins, b_wins) >= needed)):
+            over = len(played) >= per_match or (stop and max(a_wins, b_wins) >= needed)
+            if not (over or (ended_at_time and played)):
                 continue
         records.append(MatchRecord(round=number, a=a, b=b, games=played))
     return records

@@ -14,9 +14,19 @@ Modules: ``tournaments`` (create, open registration, planned rounds, start/finis
 publish, finish), ``results`` (die rolls, games, corrections, first-player right),
 ``game_start`` (opening hand and life points per match), ``standings`` (standings, snapshot,
 export, CSV), ``staff`` (co-organisers, judges, self-registration), ``reports`` (players'
-result reports and disputes), ``deck_checks`` (random and chosen deck checks per round).
+result reports and disputes), ``match_results`` (match-level results from slips, no-shows),
+``clock`` (the round clock), ``penalties`` (the penalty log), ``top_cut`` (single elimination after
+the Swiss rounds), ``deck_checks`` (random and
+chosen deck checks per round).
 """
 
+from tournaments.services.clock import (
+    clock_read,
+    round_clock_extend,
+    round_clock_pause,
+    round_clock_resume,
+    round_clock_start,
+)
 from tournaments.services.deck_checks import (
     deck_check_add,
     deck_check_count,
@@ -29,7 +39,15 @@ from tournaments.services.deck_lists import (
     entry_has_legal_lists,
     entry_is_pairable,
 )
+from tournaments.services.match_results import (
+    MatchOutcome,
+    match_outcomes,
+    match_result_record,
+    outcome_games,
+    report_outcomes,
+)
 from tournaments.services.options import tournament_set_options
+from tournaments.services.penalties import penalties_csv, penalties_of, penalty_record
 from tournaments.services.registration import (
     entry_drop,
     entry_override_deck,
@@ -76,6 +94,12 @@ from tournaments.services.standings import (
     standings_views,
     tournament_export,
 )
+from tournaments.services.top_cut import (
+    top_cut_champion,
+    top_cut_default_size,
+    top_cut_next,
+    top_cut_start,
+)
 from tournaments.services.tournaments import (
     tournament_create,
     tournament_finish,
@@ -85,8 +109,10 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "MatchOutcome",
     "NextRight",
     "PAIR_RULE_CARD_MISMATCH",
+    "clock_read",
     "deck_check_add",
     "deck_check_count",
     "deck_check_record",
@@ -104,14 +130,25 @@ __all__ = [
     "game_record",
     "match_disputes",
     "match_next_right",
+    "match_outcomes",
+    "match_result_record",
+    "outcome_games",
     "match_set_die_roll",
     "match_set_game3_roll",
     "match_set_reroll_agreement",
     "pairing_candidates",
     "pairings_csv",
+    "penalties_csv",
+    "penalties_of",
+    "penalty_record",
     "player_for_user",
+    "report_outcomes",
     "result_report_confirm",
     "result_report_submit",
+    "round_clock_extend",
+    "round_clock_pause",
+    "round_clock_resume",
+    "round_clock_start",
     "round_finish",
     "round_pair_next",
     "round_pair_next_async",
@@ -126,6 +163,10 @@ __all__ = [
     "standings_refresh",
     "standings_views",
     "standings_rows",
+    "top_cut_champion",
+    "top_cut_default_size",
+    "top_cut_next",
+    "top_cut_start",
     "tournament_create",
     "tournament_export",
     "tournament_finish",

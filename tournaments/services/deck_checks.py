@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments.models import DeckCheck, Entry, Round
 from tournaments.services._common import lock_tournament
+from tournaments.services.penalties import penalty_log_deck_check
 
 R = Round.Status
 
@@ -188,4 +189,5 @@ def deck_check_record(
     check.checked_by = by
     check.checked_at = timezone.now()
     check.save(update_fields=["outcome", "penalty", "notes", "checked_by", "checked_at"])
+    penalty_log_deck_check(check, by=by)
     return check

@@ -25,6 +25,7 @@ from tournaments.services._match_rules import (
     structure_of,
 )
 from tournaments.services.jobs import enqueue_standings
+from tournaments.services.report_closing import supersede_open_reports
 
 
 def _game_values(game: Game) -> dict[str, Any]:
@@ -283,5 +284,6 @@ def game_record(
         game = _correct_game(existing, values, recorded_by=recorded_by, reason=reason)
     else:
         game = _create_game(match, number, values, recorded_by=recorded_by)
+    supersede_open_reports(match, by=recorded_by)
     enqueue_standings(match.round.tournament.pk)
     return game

@@ -80,6 +80,10 @@ def _next_round_number(tournament: TournamentModel) -> int:
             _("Round %(round)s is not finished yet.") % {"round": last.number},
             {"round": last.number, "status": last.status},
         )
+    if last is not None and last.stage == Round.Stage.TOP_CUT:
+        raise InvalidState(
+            "top_cut_started", _("The top cut has started: no more Swiss rounds."), {}
+        )
     number = (last.number if last else 0) + 1
     if tournament.planned_rounds and number > tournament.planned_rounds:
         raise InvalidState(

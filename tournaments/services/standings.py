@@ -292,13 +292,16 @@ def pairings_csv(round: Round) -> str:
 
 
 def standings_csv(tournament: Tournament) -> str:
-    """The standings as CSV: rank, entry, match points, game points, each tiebreaker (exact)."""
+    """The standings as CSV: rank, entry, match points, game points, each tiebreaker (exact),
+    dropped. Every header is in the active language (the request's language: its cookie or
+    ``Accept-Language``), tiebreakers by their translated labels."""
     out = io.StringIO()
     w = _SafeCsvWriter(out)
     codes = list(tournament.tiebreakers)
+    labels = selectors.tiebreaker_labels()
     w.writerow(
         [gettext("Rank"), gettext("Entry"), gettext("Match points"), gettext("Game points")]
-        + codes
+        + [labels.get(c, c) for c in codes]
         + [gettext("Dropped")]
     )
     for r in standings_rows(tournament=tournament):

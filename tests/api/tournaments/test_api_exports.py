@@ -39,7 +39,7 @@ def test_finish_round_standings_csv_and_export(api, owner):
     text = Client().get(url(t, "standings.csv")).content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
     assert len(rows) == 6
-    assert rows[0][-3:-1] == ["buchholz", "game_points"]
+    assert rows[0][-3:-1] == ["Buchholz", "Játszmapont (holtversenyt eldöntő szempont)"]
     assert {r[1] for r in rows[1:]} == {e.name for e in t.entries.all()}
 
     pcsv = Client().get(url(t, "rounds/1/pairings.csv"))

@@ -16,6 +16,7 @@ import pytest
 from django.urls import URLPattern
 
 from tests.api.tournaments.helpers import BASE
+from tests.api.tournaments.permission_event_day import EVENT_DAY_CASES
 from tests.api.tournaments.permission_world import (
     ANON,
     CO_ORGANISER,
@@ -337,6 +338,7 @@ CASES = [
     Case("tournaments-standings", "get", RUN, t_url("standings/"), EVERYONE, 200, **READ),
     Case("tournaments-standings-csv", "get", RUN, t_url("standings.csv"), EVERYONE, 200, **READ),
     Case("tournaments-export", "get", RUN, t_url("export/"), EVERYONE, 200, **READ),
+    *EVENT_DAY_CASES,
 ]
 
 

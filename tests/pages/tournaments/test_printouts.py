@@ -226,3 +226,35 @@ def test_printouts_are_for_judges_only(event):
     services.staff_appoint(tournament=t, user=judge, role="judge", by=t.owner)
     c.force_login(judge)
     assert c.get(url)["Content-Type"] == "application/pdf"
+
+
+def test_hungarian_slips_are_titled_eredmenylapok(client, event):
+    t, rnd = event
+    r = client.get(reverse("tournaments:print-slips", args=[t.pk, rnd.number]))
+    text = pdf_text(r.content)
+    assert "Eredménylapok" in text
+    assert "Result slips" not in text
+
+
+def test_columns_are_sized_so_that_no_word_breaks():
+    fonts = printouts.pdf_fonts()
+    rows = [
+        ["Asztal", "Kezdés joga", "Lemondott", "Kezdett", "Győztes"],
+        [1, "Kiss Ádám", "□", "□ A □ B", "□ A □ B □ döntetlen"],
+        [2, "Eredménylapokatvizsgáló", "□", "□ A □ B", "□ A □ B □ döntetlen"],
+    ]
+    widths = [8 * 2.835, 40 * 2.835, 10 * 2.835, 30 * 2.835, 50 * 2.835]
+    fitted, size = printouts.fit_columns(rows, widths)
+    assert abs(sum(fitted) - sum(widths)) < 0.01
+    for c in range(len(widths)):
+        for i, row in enumerate(rows):
+            font = fonts.bold if i == 0 else fonts.regular
+            for word in str(row[c]).split():
+                width = pdfmetrics.stringWidth(word, font, size)
+                assert width + 2 * printouts.CELL_PADDING <= fitted[c], (c, word)
+
+
+def test_a_table_too_narrow_for_its_words_shrinks_the_font():
+    rows = [["Mérkőzéspontok", "Játszmapontok"], ["1", "2"]]
+    fitted, size = printouts.fit_columns(rows, [30.0, 30.0])
+    assert size < 10

@@ -197,7 +197,9 @@ def test_csv_exports():
         standings = services.standings_csv(t).splitlines()
     assert pairings[0].startswith("Table,Entry A,Entry B")
     assert len(pairings) == 3 and "bye" in pairings[-1]
-    assert standings[0] == "Rank,Entry,Match points,Game points,buchholz,game_points,Dropped"
+    assert standings[0] == (
+        "Rank,Entry,Match points,Game points,Buchholz,Game points (tiebreaker),Dropped"
+    )
     assert len(standings) == 4
 
 

@@ -1,0 +1,140 @@
+"""Match-level results from slips (2–0, 2–1, 1–1, no-show …), the round clock, and a judge's
+entry superseding the players' open reports (docs/rules.md §6 (HKK first-player rights), §15
+(Match points and tiebreakers), §16 (Deck checks, penalties and result reporting))."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
+from tests.factories import UserFactory, make_tournament
+from tournaments import selectors, services
+from tournaments.models import Game, Match, Player, ResultReport, Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def published(*, stop: bool = False) -> tuple[Tournament, Round, Match]:
+    t, _ = make_tournament(entries=4, decks=False, owner=UserFactory(username="org"))
+    if stop:
+        Tournament.objects.filter(pk=t.pk).update(stop_at_two_wins=True)
+        t.refresh_from_db()
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    m = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
+    assert m is not None
+    return t, rnd, m
+
+
+def games(m: Match) -> list[Game]:
+    return list(Game.objects.filter(match=m).order_by("number"))
+
+
+def test_hkk_2_1_records_three_games_with_the_policy_holders():
+    _t, _rnd, m = published()
+    services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_b_id)
+    g = games(m)
+    a, b = m.entry_a_id, m.entry_b_id
+    assert [x.winner_id for x in g] == [b, a, a]
+    # HKK: game 1 the roll winner (B), game 2 player 2 (A), game 3 player 1 (B).
+    assert [x.right_holder_id for x in g] == [b, a, b]
+    assert [x.first_id for x in g] == [b, a, b]
+    m.refresh_from_db()
+    assert selectors.match_score(m).complete and not m.ended_at_time
+
+
+def test_a_die_roll_is_needed_when_none_is_recorded():
+    _t, _rnd, m = published()
+    with pytest.raises(ValidationFailed) as exc:
+        services.match_result_record(match=m, result="2-1-0")
+    assert exc.value.code == "roll_not_recorded"
+    assert not games(m)
+
+
+def test_best_of_three_2_0_and_time_called_1_1():
+    t, rnd, m = published(stop=True)
+    services.match_result_record(match=m, result="2-0", die_roll_winner=m.entry_a_id)
+    assert len(games(m)) == 2
+    m.refresh_from_db()
+    assert not m.ended_at_time and selectors.match_score(m).complete
+    other = rnd.matches.filter(entry_b__isnull=False).exclude(pk=m.pk).first()
+    services.match_result_record(match=other, result="1-1", die_roll_winner=other.entry_a_id)
+    other.refresh_from_db()
+    score = selectors.match_score(other)
+    assert other.ended_at_time and score.complete
+    assert score.points[other.entry_a_id] == t.match_draw_points
+
+
+def test_no_show_is_a_match_loss_for_the_absent_side():
+    t, _rnd, m = published()
+    services.match_result_record(match=m, result="no_show_a")
+    m.refresh_from_db()
+    score = selectors.match_score(m)
+    assert (score.a_wins, score.b_wins, score.complete) == (0, 2, True)
+    assert score.points[m.entry_b_id] == t.match_win_points
+    assert m.die_roll_winner_id == m.entry_b_id
+
+
+def test_match_level_entry_refuses_recorded_games_and_bad_results():
+    _t, _rnd, m = published()
+    with pytest.raises(ValidationFailed) as exc:
+        services.match_result_record(match=m, result="4-0-0", die_roll_winner=m.entry_a_id)
+    assert exc.value.code == "invalid_result"
+    services.match_result_record(match=m, result="3-0-0", die_roll_winner=m.entry_a_id)
+    with pytest.raises(Conflict):
+        services.match_result_record(match=m, result="3-0-0")
+
+
+def test_outcome_buttons_follow_the_format():
+    t, _rnd, _m = published(stop=True)
+    labels = [o.label for o in services.match_outcomes(tournament=t)]
+    assert labels[:2] == ["2–0", "2–1"]
+    assert {"1–1", "1–0", "0–1", "0–0–1", "1–2", "0–2"} <= set(labels)
+    t2, _r, _m2 = published()
+    assert "3–0" in [o.label for o in services.match_outcomes(tournament=t2)]
+
+
+def test_a_judge_entry_supersedes_the_pending_report():
+    _t, _rnd, m = published()
+    user = UserFactory(username="anna")
+    Player.objects.filter(memberships__entry_id=m.entry_a_id).update(user=user)
+    a, b = m.entry_a_id, m.entry_b_id
+    report = services.result_report_submit(
+        match=m,
+        entry=a,
+        user=user,
+        games=[
+            {"number": 1, "winner": a, "first": a},
+            {"number": 2, "winner": a, "first": b},
+            {"number": 3, "winner": a, "first": a},
+        ],
+    )
+    judge = UserFactory(username="judge")
+    services.match_result_record(match=m, result="1-2-0", die_roll_winner=a, recorded_by=judge)
+    report.refresh_from_db()
+    assert report.status == ResultReport.Status.SUPERSEDED
+    assert report.resolved_by == judge
+
+
+def test_round_clock_start_pause_resume_extend():
+    _t, rnd, m = published()
+    rnd = services.round_clock_start(round=rnd, minutes=40)
+    reading = services.clock_read(round=rnd)
+    assert reading.state == "running" and 2390 <= reading.seconds_left <= 2400
+    services.round_clock_pause(round=rnd)
+    with pytest.raises(InvalidState):
+        services.round_clock_pause(round=rnd)
+    Round.objects.filter(pk=rnd.pk).update(clock_paused_at=timezone.now() - timedelta(minutes=5))
+    rnd = services.round_clock_resume(round=rnd)
+    assert rnd.clock_paused_seconds >= 299
+    services.round_clock_extend(round=rnd, minutes=3, table=m.table)
+    services.round_clock_extend(round=rnd, minutes=2)
+    rnd.refresh_from_db()
+    m.refresh_from_db()
+    assert rnd.clock_extension_seconds == 120 and m.extension_seconds == 180
+    assert services.clock_read(round=rnd, match=m).total_seconds == 40 * 60 + 300
+    with pytest.raises(InvalidState):
+        services.round_clock_start(round=rnd)

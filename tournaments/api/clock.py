@@ -1,0 +1,110 @@
+"""Round clock API: read the time left of a round (or one table) and, for the organisers and
+judges, start, pause, resume and extend it. Only facts are stored; the time left is computed
+(``tournaments.domain.clock``; docs/rules.md §16 (Deck checks, penalties and result
+reporting)).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import selectors, services
+from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
+from tournaments.models import Round
+from tournaments.permissions import require_manage
+
+
+class ClockOutputSerializer(serializers.Serializer):
+    """The clock now: ``state`` (not_started, running, paused, over), ``seconds_left``,
+    ``ends_at`` (while running), ``total_seconds`` (length plus extensions) and ``server_now``
+    (to correct the client's own clock)."""
+
+    state = serializers.CharField()
+    seconds_left = serializers.IntegerField()
+    ends_at = serializers.DateTimeField(allow_null=True)
+    total_seconds = serializers.IntegerField()
+    server_now = serializers.DateTimeField()
+    table = serializers.IntegerField(allow_null=True)
+
+
+class ClockInputSerializer(serializers.Serializer):
+    """Body of POST .../clock/: ``action`` and, for ``start`` (optional, the round length) and
+    ``extend`` (required), ``minutes``; ``table`` extends one table only (judges may do that;
+    everything else needs an organiser)."""
+
+    action = serializers.ChoiceField(choices=["start", "pause", "resume", "extend"])
+    minutes = serializers.IntegerField(required=False, min_value=1, max_value=240)
+    table = serializers.IntegerField(required=False, min_value=1)
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs["action"] == "extend" and "minutes" not in attrs:
+            raise serializers.ValidationError({"minutes": _("How many minutes to add?")})
+        return attrs
+
+
+def clock_body(rnd: Round, table: int | None) -> dict:
+    match = selectors.match_for_table(round=rnd, table=table) if table else None
+    reading = services.clock_read(round=rnd, match=match)
+    return {
+        "state": reading.state,
+        "seconds_left": reading.seconds_left,
+        "ends_at": reading.ends_at,
+        "total_seconds": reading.total_seconds,
+        "server_now": timezone.now(),
+        "table": table,
+    }
+
+
+class RoundClockApi(TournamentApi):
+    """GET/POST /api/tournaments/{tournament_id}/rounds/{number}/clock/.
+
+    GET: anyone who may see the round; ``?table=N`` adds that table's extension. POST: start,
+    pause, resume or extend (organisers; judges may extend one table). 404 ``round_not_found``,
+    ``table_not_in_round``; 409 ``round_not_running``, ``clock_already_started``,
+    ``clock_not_running``, ``clock_not_paused``; 400 ``invalid_value``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_rounds_clock_retrieve",
+        summary="The round clock (time left computed from the stored facts)",
+        parameters=[OpenApiParameter("table", OpenApiTypes.INT, required=False)],
+        responses={200: ClockOutputSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.visible_tournament(tournament_id)
+        rnd = selectors.round_get_visible(tournament=tournament, number=number, user=request.user)
+        table = request.query_params.get("table")
+        table_no = int(table) if table and table.isdigit() else None
+        return Response(ClockOutputSerializer(clock_body(rnd, table_no)).data)
+
+    @extend_schema(
+        operation_id="tournaments_rounds_clock_update",
+        summary="Start, pause, resume or extend the round clock",
+        request=ClockInputSerializer,
+        responses={200: ClockOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = ClockInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        table = data.get("table")
+        if not (data["action"] == "extend" and table):
+            require_manage(request.user, tournament)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        action = data["action"]
+        if action == "start":
+            rnd = services.round_clock_start(round=rnd, minutes=data.get("minutes"))
+        elif action == "pause":
+            rnd = services.round_clock_pause(round=rnd)
+        elif action == "resume":
+            rnd = services.round_clock_resume(round=rnd)
+        else:
+            rnd = services.round_clock_extend(round=rnd, minutes=data["minutes"], table=table)
+        return Response(ClockOutputSerializer(clock_body(rnd, table)).data)

@@ -1,0 +1,275 @@
+"""Match-level results from a result slip: "2–0", "2–1", "1–1", a drawn match or a no-show,
+entered in one step and recorded as the games they stand for, each with the right holder the
+tournament's first-player policy gives (docs/rules.md §6 (HKK first-player rights), §11 (WoW
+TCG matches and first player), §15 (Match points and tiebreakers), §16 (Deck checks, penalties
+and result reporting)).
+
+What a slip does not say is decided here, and the per-game page corrects it when it matters:
+
+* the order of the games: the loser's wins first, then the drawn games, then the winner's
+  wins (so a best-of match is never decided before its last recorded game);
+* who went first: the right holder (no waiver is recorded);
+* the game-1 die roll (and an agreed HKK game-3 re-roll): when the policy needs a roll that is
+  not recorded, the entry must name its winner (``die_roll_winner``), else
+  ``ValidationFailed("roll_not_recorded")``; a no-show records the present entry as the roll
+  winner, since no game was played;
+* fewer games than the format has (a "1–1" when time is called, "0–0"): the match is marked
+  ``ended_at_time`` and counts as complete with the games recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from hkk_tournament.errors import Conflict, ValidationFailed
+from tournaments import selectors
+from tournaments.domain import first_player as fp
+from tournaments.domain.types import GameRecord
+from tournaments.models import Entry, Match, Tournament
+from tournaments.services._common import lock_tournament, wins_needed
+from tournaments.services._match_rules import require_playable
+from tournaments.services.report_closing import supersede_open_reports
+from tournaments.services.results import game_record
+
+NO_SHOW_A = "no_show_a"
+NO_SHOW_B = "no_show_b"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """A match result seen from seat A: game wins of A and B and drawn games; ``code`` is the
+    form/API value (``"2-1-0"``, ``"no_show_b"``), ``label`` the button text ("2–1")."""
+
+    code: str
+    label: str
+    a_wins: int
+    b_wins: int
+    draws: int
+
+
+def _label(a: int, b: int, d: int) -> str:
+    return f"{a}–{b}" + (f"–{d}" if d else "")
+
+
+def outcome_valid(tournament: Tournament, a: int, b: int, d: int) -> bool:
+    """Whether ``a``–``b`` with ``d`` draws can be a match result under the tournament's games
+    per match and stop-at-majority setting."""
+    total, n = a + b + d, tournament.games_per_match
+    if min(a, b, d) < 0 or total < 1 or total > n:
+        return False
+    need = wins_needed(n)
+    if tournament.stop_at_two_wins:
+        return max(a, b) <= need and not (a >= need and b >= need)
+    return True
+
+
+def match_outcomes(*, tournament: Tournament) -> list[MatchOutcome]:
+    """The result buttons of the fast entry for ``tournament``, A's best result first.
+
+    Best-of matches (stop at a majority): every decided result (2–0, 2–1, 1–2, 0–2 for three
+    games) and the usual results when time is called (1–1, 1–0, 0–1, a drawn 0–0–1). Matches
+    that play all their games (HKK by default): every result of that many games with at most
+    one draw, and the drawn 0–0–1. The API takes any valid result.
+    """
+    n = tournament.games_per_match
+    need = wins_needed(n)
+    triples: list[tuple[int, int, int]] = []
+    for a in range(n, -1, -1):
+        for b in range(n + 1):
+            for d in (0, 1):
+                if tournament.stop_at_two_wins:
+                    decided = max(a, b) == need and min(a, b) < need and d == 0
+                    timed = max(a, b) < need and a + b + d <= n and (a + b == 2 or a + b + d == 1)
+                    keep = decided or (timed and d == 0 and a + b >= 1)
+                else:
+                    keep = a + b + d == n
+                if keep and outcome_valid(tournament, a, b, d):
+                    triples.append((a, b, d))
+    if (0, 0, 1) not in triples and outcome_valid(tournament, 0, 0, 1):
+        triples.append((0, 0, 1))
+    triples.sort(key=lambda t: (-(t[0] - t[1]), -t[0], t[2]))
+    return [MatchOutcome(f"{a}-{b}-{d}", _label(a, b, d), a, b, d) for a, b, d in triples]
+
+
+def parse_outcome(tournament: Tournament, code: str) -> tuple[int, int, int] | str:
+    """``"a-b-d"`` (or ``"a-b"``) as three counts, or a no-show code unchanged.
+    Raises ``ValidationFailed("invalid_result")`` for anything else."""
+    if code in (NO_SHOW_A, NO_SHOW_B):
+        return code
+    parts = str(code).split("-")
+    try:
+        nums = [int(p) for p in parts]
+    except ValueError:
+        nums = []
+    if len(nums) == 2:
+        nums.append(0)
+    if len(nums) != 3 or not outcome_valid(tournament, *nums):
+        raise ValidationFailed(
+            "invalid_result",
+            _("%(result)s is not a possible match result in this event.") % {"result": code},
+            {"result": code},
+            fields={"result": [str(_("Not a possible result."))]},
+        )
+    return nums[0], nums[1], nums[2]
+
+
+def _winners(match: Match, a: int, b: int, d: int) -> list[int | None]:
+    """Game winners in the recorded order: the loser's wins, the draws, the winner's wins."""
+    a_games: list[int | None] = [match.entry_a_id] * a
+    b_games: list[int | None] = [match.entry_b_id] * b
+    draws: list[int | None] = [None] * d
+    return (b_games + draws + a_games) if a >= b else (a_games + draws + b_games)
+
+
+@transaction.atomic
+def match_result_record(
+    *,
+    match: Match,
+    result: str,
+    recorded_by: Any = None,
+    die_roll_winner: Entry | int | None = None,
+) -> Match:
+    """Record a whole match from its slip: ``result`` is ``"a-b-d"`` (game wins of seat A and B
+    and drawn games, e.g. ``"2-1-0"``; ``"2-1"`` also works) or ``"no_show_a"`` /
+    ``"no_show_b"`` (a match loss for the absent side: the present side wins the majority of
+    games). The games go through ``game_record`` (so every rule check and the supersession of
+    open player reports apply); see the module docstring for what is assumed.
+
+    Raises:
+        Conflict: ``games_already_recorded`` (use the per-game page to correct).
+        ValidationFailed: ``invalid_result``, ``roll_not_recorded``, ``not_in_match``, and
+            ``game_record``'s rule errors.
+        InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``.
+    """
+    lock_tournament(match.round.tournament_id)
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__tournament")
+        .get(pk=match.pk)
+    )
+    require_playable(match)
+    tournament = match.round.tournament
+    if match.games.exists():
+        raise Conflict(
+            "games_already_recorded",
+            _("Games of table %(table)s are already recorded; correct them game by game.")
+            % {"table": match.table},
+            {"table": match.table},
+        )
+    parsed = parse_outcome(tournament, result)
+    roll = die_roll_winner.pk if isinstance(die_roll_winner, Entry) else die_roll_winner
+    if isinstance(parsed, str):
+        present = match.entry_b_id if parsed == NO_SHOW_A else match.entry_a_id
+        wins = wins_needed(tournament.games_per_match)
+        a, b, d = (wins, 0, 0) if present == match.entry_a_id else (0, wins, 0)
+        roll = match.die_roll_winner_id or present
+    else:
+        a, b, d = parsed
+    if roll is not None and roll not in (match.entry_a_id, match.entry_b_id):
+        raise ValidationFailed(
+            "not_in_match",
+            _("That entry does not play at table %(table)s.") % {"table": match.table},
+            {"field": "die_roll_winner", "table": match.table},
+        )
+    if match.die_roll_winner_id is None and roll is not None:
+        match.die_roll_winner_id = roll
+        match.save(update_fields=["die_roll_winner"])
+    winners = _winners(match, a, b, d)
+    for number, winner in enumerate(winners, start=1):
+        holder = _holder(match)
+        game_record(
+            match=match,
+            number=number,
+            winner_entry=winner,
+            first_entry=holder,
+            right_holder_entry=holder,
+            recorded_by=recorded_by,
+        )
+    if len(winners) < tournament.games_per_match and not _decided(tournament, a, b):
+        match.ended_at_time = True
+        match.save(update_fields=["ended_at_time"])
+        supersede_open_reports(match, by=recorded_by)
+    return match
+
+
+def _decided(tournament: Tournament, a: int, b: int) -> bool:
+    return tournament.stop_at_two_wins and max(a, b) >= wins_needed(tournament.games_per_match)
+
+
+def _holder(match: Match) -> int:
+    """The right holder of the next game under the policy; ``roll_not_recorded`` when a die
+    roll decides and none is recorded."""
+    match.refresh_from_db(fields=["die_roll_winner", "game3_roll_winner"])
+    state = selectors.match_state(match, selectors.match_games(match))
+    decision = fp.next_right(state, policy=match.round.tournament.first_player_policy)
+    if decision.needs_roll or decision.holder is None:
+        raise ValidationFailed(
+            "roll_not_recorded",
+            _(
+                "A die roll decides who starts game %(game)s: choose its winner (the slip's "
+                "player 1) and enter the result again."
+            )
+            % {"game": decision.game_number},
+            {"game": decision.game_number},
+            fields={"die_roll_winner": [str(_("Who won the die roll?"))]},
+        )
+    return decision.holder
+
+
+def report_outcomes(*, tournament: Tournament) -> list[MatchOutcome]:
+    """The outcomes a player may report in one choice: those that complete the match by
+    themselves (a best-of decided, or every game of the match played). A match ended at time
+    with fewer games goes through a judge."""
+    n = tournament.games_per_match
+    return [
+        o
+        for o in match_outcomes(tournament=tournament)
+        if o.a_wins + o.b_wins + o.draws == n or _decided(tournament, o.a_wins, o.b_wins)
+    ]
+
+
+def outcome_games(
+    *, match: Match, result: str, die_roll_winner: int | None = None
+) -> list[dict[str, Any]]:
+    """The games ``result`` (``"a-b-d"`` from seat A) stands for, as a player's report lists
+    them (``[{"number", "winner", "first", "waived"}]``), in the order and with the holders
+    :func:`match_result_record` uses, without storing anything. ``die_roll_winner`` is used
+    when the match has none recorded.
+
+    Raises ``ValidationFailed`` (``invalid_result``, ``roll_not_recorded``).
+    """
+    tournament = match.round.tournament
+    parsed = parse_outcome(tournament, result)
+    if isinstance(parsed, str):
+        raise ValidationFailed("invalid_result", _("Choose a result."), {"result": result})
+    a, b, d = parsed
+    if match.entry_b_id is None:
+        raise ValidationFailed("invalid_result", _("A bye has no result to report."), {})
+    state = fp.MatchState(
+        a=match.entry_a_id,
+        b=match.entry_b_id,
+        roll_winner=match.die_roll_winner_id or die_roll_winner,
+        reroll_game3=match.reroll_game3_agreed,
+        game3_roll_winner=match.game3_roll_winner_id,
+    )
+    games: list[dict[str, Any]] = []
+    records: list[GameRecord] = []
+    for number, winner in enumerate(_winners(match, a, b, d), start=1):
+        decision = fp.next_right(
+            replace(state, games=tuple(records)), policy=tournament.first_player_policy
+        )
+        if decision.needs_roll or decision.holder is None:
+            raise ValidationFailed(
+                "roll_not_recorded",
+                _("Tell who won the die roll."),
+                {"game": decision.game_number},
+                fields={"die_roll": [str(_("Who won the die roll?"))]},
+            )
+        holder = decision.holder
+        records.append(GameRecord(number, holder, False, holder, winner))
+        games.append({"number": number, "winner": winner, "first": holder, "waived": False})
+    return games

@@ -1,0 +1,71 @@
+/* Round clock: every [data-clock] counts down from the server's values (data-seconds-left,
+   data-state) and re-reads them from data-clock-url every 20 seconds, so pauses and
+   extensions show up. No inline script: works under a strict Content-Security-Policy.
+   Without JavaScript the server-rendered time left and end time stay visible.
+   Keyboard on the projector view: "f" toggles full screen. */
+(function () {
+  "use strict";
+  var clocks = Array.prototype.slice.call(document.querySelectorAll("[data-clock]"));
+  if (!clocks.length) { return; }
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function format(seconds) {
+    var s = Math.max(0, Math.round(seconds));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    return (h ? h + ":" + pad(m) : pad(m)) + ":" + pad(r);
+  }
+
+  function setState(el, state, secondsLeft) {
+    el.dataset.state = state;
+    el.dataset.deadline = String(Date.now() + secondsLeft * 1000);
+    el.dataset.secondsLeft = String(secondsLeft);
+    var label = el.querySelector("[data-clock-state]");
+    var text = el.getAttribute("data-label-" + state.replace("_", "-"));
+    if (label && text) { label.textContent = text; }
+  }
+
+  function tick() {
+    clocks.forEach(function (el) {
+      var display = el.querySelector("[data-clock-display]");
+      if (!display) { return; }
+      var left = parseInt(el.dataset.secondsLeft, 10) || 0;
+      if (el.dataset.state === "running") {
+        left = Math.max(0, (parseInt(el.dataset.deadline, 10) - Date.now()) / 1000);
+        if (left <= 0) { el.dataset.state = "over"; }
+      }
+      display.textContent = format(left);
+      el.classList.toggle("clock-low", el.dataset.state === "running" && left < 300);
+      el.classList.toggle("clock-over", el.dataset.state === "over");
+    });
+  }
+
+  function sync(el) {
+    if (!el.dataset.clockUrl) { return; }
+    fetch(el.dataset.clockUrl, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) { if (body) { setState(el, body.state, body.seconds_left); tick(); } })
+      .catch(function () { /* keep counting; try again later */ });
+  }
+
+  clocks.forEach(function (el) {
+    setState(el, el.dataset.state, parseInt(el.dataset.secondsLeft, 10) || 0);
+    setInterval(function () { sync(el); }, 20000);
+  });
+  tick();
+  setInterval(tick, 1000);
+
+  var full = document.querySelector("[data-fullscreen]");
+  function toggleFull() {
+    if (!document.fullscreenElement && document.documentElement.requestFullscreen) {
+      document.documentElement.requestFullscreen().catch(function () {});
+    } else if (document.exitFullscreen) {
+      document.exitFullscreen().catch(function () {});
+    }
+  }
+  if (full) {
+    full.addEventListener("click", toggleFull);
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "f" && !e.ctrlKey && !e.metaKey && !e.altKey) { toggleFull(); }
+    });
+  }
+}());
