@@ -8,6 +8,7 @@ from tournaments.api import (
     deck_checks,
     entries,
     exports,
+    match_results,
     matches,
     penalties,
     reports,
@@ -91,7 +92,7 @@ urlpatterns = [
     ),
     path(
         T + "matches/<id:match_id>/result/",
-        matches.MatchResultApi.as_view(),
+        match_results.MatchResultApi.as_view(),
         name="tournaments-match-result",
     ),
     path(

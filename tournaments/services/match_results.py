@@ -58,11 +58,11 @@ def _label(a: int, b: int, d: int) -> str:
 def outcome_valid(tournament: Tournament, a: int, b: int, d: int) -> bool:
     """Whether ``a``–``b`` with ``d`` draws can be a match result under the tournament's games
     per match and stop-at-majority setting."""
-    total, n = a + b + d, tournament.games_per_match
+    total, n = a + b + d, tournament.structure.games_per_match
     if min(a, b, d) < 0 or total < 1 or total > n:
         return False
     need = wins_needed(n)
-    if tournament.stop_at_two_wins:
+    if tournament.structure.ends_when_decided:
         return max(a, b) <= need and not (a >= need and b >= need)
     return True
 
@@ -75,13 +75,13 @@ def match_outcomes(*, tournament: Tournament) -> list[MatchOutcome]:
     that play all their games (HKK by default): every result of that many games with at most
     one draw, and the drawn 0–0–1. The API takes any valid result.
     """
-    n = tournament.games_per_match
+    n = tournament.structure.games_per_match
     need = wins_needed(n)
     triples: list[tuple[int, int, int]] = []
     for a in range(n, -1, -1):
         for b in range(n + 1):
             for d in (0, 1):
-                if tournament.stop_at_two_wins:
+                if tournament.structure.ends_when_decided:
                     decided = max(a, b) == need and min(a, b) < need and d == 0
                     timed = max(a, b) < need and a + b + d <= n and (a + b == 2 or a + b + d == 1)
                     keep = decided or (timed and d == 0 and a + b >= 1)
@@ -164,7 +164,7 @@ def match_result_record(
     roll = die_roll_winner.pk if isinstance(die_roll_winner, Entry) else die_roll_winner
     if isinstance(parsed, str):
         present = match.entry_b_id if parsed == NO_SHOW_A else match.entry_a_id
-        wins = wins_needed(tournament.games_per_match)
+        wins = wins_needed(tournament.structure.games_per_match)
         a, b, d = (wins, 0, 0) if present == match.entry_a_id else (0, wins, 0)
         roll = match.die_roll_winner_id or present
     else:
@@ -189,7 +189,7 @@ def match_result_record(
             right_holder_entry=holder,
             recorded_by=recorded_by,
         )
-    if len(winners) < tournament.games_per_match and not _decided(tournament, a, b):
+    if len(winners) < tournament.structure.games_per_match and not _decided(tournament, a, b):
         match.ended_at_time = True
         match.save(update_fields=["ended_at_time"])
         supersede_open_reports(match, by=recorded_by)
@@ -197,7 +197,9 @@ def match_result_record(
 
 
 def _decided(tournament: Tournament, a: int, b: int) -> bool:
-    return tournament.stop_at_two_wins and max(a, b) >= wins_needed(tournament.games_per_match)
+    return tournament.structure.ends_when_decided and max(a, b) >= wins_needed(
+        tournament.structure.games_per_match
+    )
 
 
 def _holder(match: Match) -> int:
@@ -224,7 +226,7 @@ def report_outcomes(*, tournament: Tournament) -> list[MatchOutcome]:
     """The outcomes a player may report in one choice: those that complete the match by
     themselves (a best-of decided, or every game of the match played). A match ended at time
     with fewer games goes through a judge."""
-    n = tournament.games_per_match
+    n = tournament.structure.games_per_match
     return [
         o
         for o in match_outcomes(tournament=tournament)
