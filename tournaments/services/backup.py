@@ -46,6 +46,7 @@ from tournaments.models import (
     GameCorrection,
     Match,
     PairingChange,
+    Penalty,
     Player,
     ResultReport,
     Round,
@@ -73,6 +74,7 @@ EVENT_MODELS: tuple[type[models.Model], ...] = (
     PairingChange,
     ResultReport,
     DeckCheck,
+    Penalty,
     StaffRole,
     StandingsSnapshot,
 )
@@ -94,6 +96,7 @@ def _event_rows(t: Tournament) -> Iterable[tuple[type[models.Model], models.Quer
     yield PairingChange, PairingChange.objects.filter(round__tournament=t)
     yield ResultReport, ResultReport.objects.filter(match__round__tournament=t)
     yield DeckCheck, DeckCheck.objects.filter(round__tournament=t)
+    yield Penalty, Penalty.objects.filter(tournament=t)
     yield StaffRole, StaffRole.objects.filter(tournament=t)
     yield StandingsSnapshot, StandingsSnapshot.objects.filter(tournament=t)
 
