@@ -18,7 +18,20 @@ _EMAIL_TAKEN = gettext_lazy("An account with this e-mail address already exists.
 
 
 class SignUpForm(UserCreationForm):
-    """Username, e-mail (required, unique ignoring case: reset links go there), password twice."""
+    """Last and first name (required: pairings and standings show the real name), username,
+    e-mail (required, unique ignoring case: reset links go there), password twice."""
+
+    last_name = forms.CharField(
+        label=gettext_lazy("Last name"),
+        max_length=150,
+        widget=forms.TextInput(attrs={"autocomplete": "family-name"}),
+    )
+    first_name = forms.CharField(
+        label=gettext_lazy("First name"),
+        max_length=150,
+        help_text=gettext_lazy("Your real name appears in the pairings and standings."),
+        widget=forms.TextInput(attrs={"autocomplete": "given-name"}),
+    )
 
     email = forms.EmailField(
         label=gettext_lazy("E-mail address"),
@@ -28,7 +41,7 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "email")
+        fields = ("last_name", "first_name", "username", "email")
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
@@ -44,6 +57,8 @@ class SignUpForm(UserCreationForm):
             username=self.cleaned_data["username"],
             email=self.cleaned_data["email"],
             password=self.cleaned_data["password1"],
+            first_name=self.cleaned_data["first_name"],
+            last_name=self.cleaned_data["last_name"],
         )
 
 

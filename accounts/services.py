@@ -11,15 +11,26 @@ User = get_user_model()
 
 
 @transaction.atomic
-def account_create(*, username: str, email: str, password: str) -> AuthUser:
+def account_create(
+    *, username: str, email: str, password: str, first_name: str = "", last_name: str = ""
+) -> AuthUser:
     """Create an active, non-staff user with a hashed password and return it.
+
+    ``first_name`` and ``last_name`` are the person's real name: pairings, standings and result
+    slips show it (the username only when it is missing).
 
     Args:
         username: already validated (unique, allowed characters) by ``SignUpForm``.
         email: already validated and normalised; used for password reset.
         password: raw password, already checked against ``AUTH_PASSWORD_VALIDATORS``.
     """
-    return User.objects.create_user(username=username, email=email, password=password)
+    return User.objects.create_user(
+        username=username,
+        email=email,
+        password=password,
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
+    )
 
 
 @transaction.atomic

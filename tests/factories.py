@@ -141,6 +141,8 @@ def make_tournament(
     ``decks=True`` submits a legal list for every member (needs ``hkk_catalogue``); otherwise
     every entry gets an organiser override so it can be paired without lists.
     """
+    if kind == Tournament.Kind.PAIR and format_slug == "hkk":
+        format_slug = "hkk-paros"  # the format decides the kind (docs/rules.md §7)
     ensure_format(format_slug)
     t = services.tournament_create(
         owner=owner, name="Test event", format_slug=format_slug, kind=kind, **options

@@ -41,6 +41,8 @@ def test_signup_creates_user_and_logs_in(client):
     response = client.post(
         "/accounts/signup/",
         {
+            "last_name": "Kiss",
+            "first_name": "Béla",
             "username": "bela",
             "email": "Bela@Example.org",
             "password1": PASSWORD,
@@ -52,6 +54,7 @@ def test_signup_creates_user_and_logs_in(client):
     user = User.objects.get(username="bela")
     assert user.email == "Bela@example.org"  # domain part normalised
     assert user.check_password(PASSWORD)
+    assert (user.last_name, user.first_name) == ("Kiss", "Béla")
     assert not user.is_staff
     assert _session_user_id(client) == str(user.pk)
 
@@ -71,6 +74,7 @@ def test_signup_rejects_taken_email_and_mismatched_passwords(client, player):
     form = response.context["form"]
     assert "email" in form.errors
     assert "password2" in form.errors
+    assert "first_name" in form.errors and "last_name" in form.errors  # the real name is required
     assert "An account with this e-mail address already exists." in response.content.decode()
     assert not User.objects.filter(username="masik").exists()
     assert _session_user_id(client) is None

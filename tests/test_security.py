@@ -47,6 +47,8 @@ def player(db):
 def test_signup_form_enforces_csrf(db):
     client = Client(enforce_csrf_checks=True)
     data = {
+        "last_name": "Kiss",
+        "first_name": "Béla",
         "username": "bela",
         "email": "b@example.org",
         "password1": PASSWORD,

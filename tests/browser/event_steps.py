@@ -68,9 +68,12 @@ class Person:
         if step:
             self.shot(step)
 
-    def sign_up(self, username: str) -> None:
+    def sign_up(self, username: str, last_name: str = "", first_name: str = "") -> None:
         self.go("/accounts/signup/", "signup")
         form = self.page.locator("form[action$='/accounts/signup/']")
+        # The real name is required; by default the page shows "<username> Teszt".
+        form.locator("#id_last_name").fill(last_name or "Teszt")
+        form.locator("#id_first_name").fill(first_name or username)
         form.locator("#id_username").fill(username)
         form.locator("#id_email").fill(f"{username}@example.org")
         form.locator("#id_password1").fill(PASSWORD)

@@ -64,7 +64,6 @@ def test_whole_hkk_event_through_the_pages(new_page, screens, seeded_catalogue):
     org.click("[data-testid=new-tournament]", "create")
     org.page.fill("#id_name", EVENT)
     org.page.select_option("#id_format", "hkk")
-    org.page.select_option("#id_kind", "individual")
     org.page.fill("#id_games_per_match", "3")
     org.page.fill("#id_planned_rounds", str(ROUNDS))
     org.page.select_option("#id_first_player_policy", "hkk")
@@ -127,7 +126,8 @@ def test_whole_hkk_event_through_the_pages(new_page, screens, seeded_catalogue):
     )
 
     # --- start; three rounds paired, published and judged ---------------------------------
-    org.click("[data-testid=start]", "started")
+    org.click("[data-testid=start]")
+    org.click("[data-testid=confirm]", "started")
     anonymous = Person(new_page(), screens, "public", too_wide)
     for number in range(1, ROUNDS + 1):
         org.go(event, f"round-{number}-before-pairing")
@@ -158,7 +158,9 @@ def test_whole_hkk_event_through_the_pages(new_page, screens, seeded_catalogue):
             # counts), at table 2 they disagree (flagged to the judges, who confirm one report).
             seated = {
                 table: [
-                    org.page.locator(f"#table-{table} td").nth(col).inner_text() for col in (1, 2)
+                    # The pages show the real name, "<username> Teszt".
+                    org.page.locator(f"#table-{table} td").nth(col).inner_text().split()[0]
+                    for col in (1, 2)
                 ]
                 for table in (1, 2)
             }
@@ -236,18 +238,21 @@ def test_whole_hkk_event_through_the_pages(new_page, screens, seeded_catalogue):
             anonymous.shot("live-refreshed")
 
         org.go(f"{event}rounds/{number}/", f"round-{number}-results")
-        org.click("[data-testid=finish-round]", f"round-{number}-finished")
+        org.click("[data-testid=finish-round]")
+        org.click("[data-testid=confirm]", f"round-{number}-finished")
         if number == 1:
             # A player drops between rounds 1 and 2.
             dropping = Entry.objects.get(
                 tournament_id=tid, members__player__user__username=DROPPING_PLAYER
             )
             org.go(event, "before-drop")
-            org.click(f"[data-testid=drop-{dropping.pk}]", "after-drop")
+            org.click(f"[data-testid=drop-{dropping.pk}]")
+            org.click("[data-testid=confirm]", "after-drop")
             expect(org.testid(f"entry-{dropping.pk}").locator(".tag")).to_be_visible()
 
     org.go(event, "before-finish")
-    org.click("[data-testid=finish]", "finished")
+    org.click("[data-testid=finish]")
+    org.click("[data-testid=confirm]", "finished")
 
     # --- final standings, as an anonymous visitor sees them -------------------------------
     anonymous.go(f"{event}standings/", "final-standings")

@@ -30,7 +30,11 @@ class TournamentCreateInputSerializer(serializers.Serializer):
 
     name = serializers.CharField(max_length=200)
     format = serializers.SlugField(max_length=64, help_text=_("Format slug, e.g. hkk."))
-    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default="individual")
+    kind = serializers.ChoiceField(
+        choices=Tournament.Kind.choices,
+        required=False,
+        help_text=_("Optional: the format decides it (a pair format makes a pair event)."),
+    )
     games_per_match = serializers.IntegerField(min_value=1, max_value=9, required=False)
     stop_at_two_wins = serializers.BooleanField(
         required=False, help_text=_("Omitted: the format's match structure decides.")
@@ -45,6 +49,10 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     scoring = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=SMALLINT_MAX), required=False
     )
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=20000)
+    max_entries = serializers.IntegerField(required=False, allow_null=True, min_value=2)
 
 
 #: The point settings of a tournament, as keys of ``TournamentOutputSerializer.scoring``.
@@ -75,6 +83,10 @@ class TournamentOutputSerializer(serializers.Serializer):
     stop_at_two_wins = serializers.BooleanField()
     planned_rounds = serializers.IntegerField(allow_null=True)
     tiebreakers = serializers.ListField(child=serializers.CharField())
+    starts_at = serializers.DateTimeField(allow_null=True)
+    venue = serializers.CharField()
+    description = serializers.CharField()
+    max_entries = serializers.IntegerField(allow_null=True)
     first_player_policy = serializers.CharField()
     match_structure = serializers.DictField(
         source="structure.to_dict",
@@ -117,8 +129,13 @@ class TournamentListCreateApi(TournamentApi):
         serializer = TournamentCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
+        details = {
+            k: data.pop(k)
+            for k in ("starts_at", "venue", "description", "max_entries")
+            if k in data
+        }
         tournament = services.tournament_create(
-            owner=request.user, format_slug=data.pop("format"), **data
+            owner=request.user, format_slug=data.pop("format"), details=details, **data
         )
         tournament = selectors.tournament_get(tournament_id=tournament.pk)
         return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)

@@ -7,6 +7,7 @@ from tournaments.api import (
     clock,
     deck_checks,
     entries,
+    event_day,
     exports,
     match_results,
     matches,
@@ -20,7 +21,45 @@ from tournaments.api import tournaments as events
 
 T = "tournaments/<id:tournament_id>/"
 
+E = T + "entries/<id:entry_id>/"
+RN = T + "rounds/<small:number>/"
+
 urlpatterns = [
+    path("claim/", event_day.ClaimApi.as_view(), name="claim"),
+    path(T + "reopen/", event_day.TournamentReopenApi.as_view(), name="tournaments-reopen"),
+    path(T + "details/", event_day.TournamentDetailsApi.as_view(), name="tournaments-details"),
+    path(
+        T + "duplicate/", event_day.TournamentDuplicateApi.as_view(), name="tournaments-duplicate"
+    ),
+    path(T + "actions/", event_day.TournamentActionsApi.as_view(), name="tournaments-actions"),
+    path(
+        T + "check-in/drop-absent/",
+        event_day.DropAbsentApi.as_view(),
+        name="tournaments-drop-absent",
+    ),
+    path(
+        T + "entries/import/",
+        event_day.EntriesImportApi.as_view(),
+        name="tournaments-entries-import",
+    ),
+    path(
+        E + "drop-after-pairing/",
+        event_day.EntryDropAfterPairingApi.as_view(),
+        name="tournaments-entry-drop-after-pairing",
+    ),
+    path(E + "readd/", event_day.EntryReaddApi.as_view(), name="tournaments-entry-readd"),
+    path(E + "check-in/", event_day.EntryCheckInApi.as_view(), name="tournaments-entry-check-in"),
+    path(
+        E + "claim-code/",
+        event_day.EntryClaimCodeApi.as_view(),
+        name="tournaments-entry-claim-code",
+    ),
+    path(RN + "discard/", event_day.RoundDiscardApi.as_view(), name="tournaments-round-discard"),
+    path(
+        RN + "unpublish/",
+        event_day.RoundUnpublishApi.as_view(),
+        name="tournaments-round-unpublish",
+    ),
     path("tournaments/", events.TournamentListCreateApi.as_view(), name="tournaments-list"),
     path(T, events.TournamentDetailApi.as_view(), name="tournaments-detail"),
     path(

@@ -11,7 +11,8 @@ rounds, matches, games and their history, one module per concern.
 - :mod:`~tournaments.models.deck_checks`: :class:`DeckCheck`;
 - :mod:`~tournaments.models.penalties`: :class:`Penalty` (the penalty log);
 - :mod:`~tournaments.models.staff`: :class:`StaffRole`;
-- :mod:`~tournaments.models.standings`: :class:`StandingsSnapshot`.
+- :mod:`~tournaments.models.standings`: :class:`StandingsSnapshot`;
+- :mod:`~tournaments.models.history`: :class:`TournamentAction` (the organiser's action log).
 
 Writes go through ``tournaments.services`` only; reads through ``tournaments.selectors``.
 Sources: docs/rules.md §6 (HKK first-player rights: per-game ``right_holder``/``waived``/
@@ -27,6 +28,7 @@ see them all.
 from tournaments.models.deck_checks import DeckCheck
 from tournaments.models.decks import DeckSubmission
 from tournaments.models.entries import Entry, EntryMember, Player
+from tournaments.models.history import TournamentAction
 from tournaments.models.penalties import Penalty
 from tournaments.models.reports import ResultReport
 from tournaments.models.rounds import (
@@ -43,7 +45,6 @@ from tournaments.models.standings import StandingsSnapshot
 from tournaments.models.tournament import Tournament
 
 __all__ = [
-    "PAIRING_ENGINE_VERSION",
     "DeckCheck",
     "DeckSubmission",
     "Entry",
@@ -51,6 +52,7 @@ __all__ = [
     "Game",
     "GameCorrection",
     "Match",
+    "PAIRING_ENGINE_VERSION",
     "PairingChange",
     "Penalty",
     "Player",
@@ -60,4 +62,5 @@ __all__ = [
     "StaffRole",
     "StandingsSnapshot",
     "Tournament",
+    "TournamentAction",
 ]

@@ -23,6 +23,13 @@ class Player(models.Model):
         related_name="players",
     )
     email = models.EmailField(_("e-mail"), blank=True)
+    claim_code = models.CharField(
+        _("claim code"),
+        max_length=16,
+        blank=True,
+        db_index=True,
+        help_text=_("One-time code with which the person links this player to an account."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -63,6 +70,7 @@ class Entry(models.Model):
         related_name="+",
     )
     pairing_override_at = models.DateTimeField(_("deck override at"), null=True, blank=True)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

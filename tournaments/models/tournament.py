@@ -86,6 +86,15 @@ class Tournament(models.Model):
         default=10,
         help_text=_("Share of the entries picked at random for a deck check each round."),
     )
+    starts_at = models.DateTimeField(_("date and time"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    max_entries = models.PositiveIntegerField(
+        _("player cap"),
+        null=True,
+        blank=True,
+        help_text=_("Registration closes when this many entries have signed up (empty: no cap)."),
+    )
     status = models.CharField(_("status"), max_length=16, choices=Status, default=Status.DRAFT)
     lists_locked_at = models.DateTimeField(_("lists locked at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -105,6 +106,35 @@ def run(request: HttpRequest, call: Callable[[], Any], success: StrOrPromise) ->
         return None
     messages.success(request, success)
     return True if result is None else result
+
+
+def posted(request: HttpRequest) -> Any:
+    """The POST data to bind a form to (even when empty), or ``None`` for a GET."""
+    return request.POST if request.method == "POST" else None
+
+
+def confirm_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    title: StrOrPromise,
+    explanation: Iterable[StrOrPromise],
+    submit: StrOrPromise,
+    form: forms.BaseForm | None = None,
+    cancel_url: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The confirmation step of an irreversible action: the page repeats what will happen and
+    its button POSTs to the same URL (no script needed; works under a strict CSP)."""
+    context = {
+        "tournament": tournament,
+        "title": title,
+        "explanation": list(explanation),
+        "submit": submit,
+        "form": form,
+        "cancel_url": cancel_url or detail_url(tournament),
+    }
+    return render(request, "tournaments/organiser/confirm.html", context, status=status)
 
 
 def detail_url(tournament: Tournament) -> str:

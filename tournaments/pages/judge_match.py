@@ -88,6 +88,7 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
             if match.round.status == match.round.Status.PUBLISHED
             else None
         ),
+        "corrections": selectors.match_corrections(match=match),
     }
     return render(request, TEMPLATE, context)
 

@@ -32,7 +32,7 @@ from decks.selectors.formats import format_list_active
 from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
 from tournaments.models import Tournament
-from tournaments.pages.common import detail_url, managed_tournament, run
+from tournaments.pages.common import confirm_page, detail_url, managed_tournament, run
 from tournaments.pages.organiser_forms import (
     StaffAppointForm,
     StaffRemoveForm,
@@ -88,13 +88,18 @@ def _create(owner: Any, data: dict[str, Any]) -> Tournament:
             owner=owner,
             name=data["name"],
             format_slug=data["format"],
-            kind=data["kind"],
             games_per_match=data["games_per_match"],
             stop_at_two_wins=data["stop_at_two_wins"] or None,
             planned_rounds=data["planned_rounds"],
             late_entry_cutoff_round=data["late_entry_cutoff_round"],
             tiebreakers=data["tiebreakers"],
             first_player_policy=data["first_player_policy"] or None,
+            details={
+                "starts_at": data["starts_at"],
+                "venue": data["venue"],
+                "description": data["description"],
+                "max_entries": data["max_entries"],
+            },
         )
         return services.tournament_set_options(
             tournament=tournament,
@@ -131,15 +136,23 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 def _transition(
-    service: Callable[..., Any], success: StrOrPromise
+    service: Callable[..., Any],
+    success: StrOrPromise,
+    confirm: tuple[StrOrPromise, StrOrPromise, StrOrPromise] | None = None,
 ) -> Callable[[HttpRequest, int], HttpResponse]:
-    """A POST-only organiser view that runs ``service(tournament=...)`` and goes back to the
-    event page with ``success`` or the service's error."""
+    """An organiser view that runs ``service(tournament=...)`` on POST and goes back to the event
+    page with ``success`` or the service's error. With ``confirm`` = (title, explanation,
+    button), a GET shows the confirmation page whose button POSTs (irreversible steps)."""
 
     @login_required
-    @require_POST
+    @require_http_methods(["GET", "POST"] if confirm else ["POST"])
     def view(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament = managed_tournament(request, tournament_id)
+        if request.method == "GET" and confirm is not None:
+            title, explanation, submit = confirm
+            return confirm_page(
+                request, tournament, title=title, explanation=[explanation], submit=submit
+            )
         run(request, lambda: service(tournament=tournament), success)
         return redirect(detail_url(tournament))
 
@@ -150,10 +163,28 @@ tournament_open_registration = _transition(
     services.tournament_open_registration, gettext_lazy("Registration is open.")
 )
 tournament_start = _transition(
-    services.tournament_start, gettext_lazy("The tournament has started.")
+    services.tournament_start,
+    gettext_lazy("The tournament has started."),
+    (
+        gettext_lazy("Start the tournament"),
+        gettext_lazy(
+            "The deck lists are locked and registration closes; late entries follow the "
+            "cut-off round. This cannot be undone."
+        ),
+        gettext_lazy("Yes, start the tournament"),
+    ),
 )
 tournament_finish = _transition(
-    services.tournament_finish, gettext_lazy("The tournament is finished.")
+    services.tournament_finish,
+    gettext_lazy("The tournament is finished."),
+    (
+        gettext_lazy("Finish the tournament"),
+        gettext_lazy(
+            "The results are locked. A correction afterwards needs the event to be reopened "
+            "with a recorded reason."
+        ),
+        gettext_lazy("Yes, finish the tournament"),
+    ),
 )
 
 

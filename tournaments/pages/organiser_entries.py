@@ -20,8 +20,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
-from tournaments.pages.common import detail_url, entry_of, managed_tournament, run
-from tournaments.pages.organiser_forms import DeckSubmitForm, EntryAddForm, ReasonForm
+from tournaments.pages.common import (
+    confirm_page,
+    detail_url,
+    entry_of,
+    managed_tournament,
+    posted,
+    round_url,
+    run,
+)
+from tournaments.pages.organiser_forms import (
+    ConfirmForm,
+    DeckSubmitForm,
+    DropForm,
+    EntryAddForm,
+    ReasonForm,
+)
 
 
 @login_required
@@ -32,17 +46,24 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     with a success or error message.
     """
     tournament = managed_tournament(request, tournament_id)
-    form = EntryAddForm(request.POST)
+    form = EntryAddForm(request.POST, pair=tournament.is_pair)
     if not form.is_valid():
         messages.error(request, _("Give the player's name."))
         return redirect(detail_url(tournament))
     data = form.cleaned_data
     players = [data["player_a"]] + ([data["player_b"]] if data["player_b"] else [])
-    run(
+    same = [n for p in players for n in services.same_name_entries(tournament, p)]
+    added = run(
         request,
         lambda: services.entry_register(tournament=tournament, players=players, name=data["name"]),
         _("Entry added."),
     )
+    if added and same:
+        messages.warning(
+            request,
+            _("Check for a duplicate: the event already has %(names)s.")
+            % {"names": ", ".join(same)},
+        )
     return redirect(detail_url(tournament))
 
 
@@ -51,7 +72,8 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     """GET, POST /tournaments/<id>/entries/<entry_id>/deck/ (organisers): an entry's deck-list
     history and :class:`DeckSubmitForm` to submit a member's list (``services.deck_submit``);
-    illegal lists are stored too, with a warning. 404 for an entry of another event.
+    illegal lists are stored too, with a warning. 404 for an entry of another event. A list
+    pasted in the event's entries table (``back=event``) returns to that table.
     """
     tournament = managed_tournament(request, tournament_id)
     entry = entry_of(tournament, entry_id)
@@ -75,6 +97,8 @@ def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
                 messages.success(request, _("The list is stored and legal."))
             else:
                 messages.warning(request, _("The list is stored but it is not legal."))
+            if request.POST.get("back") == "event":  # pasted from the entries table
+                return redirect(detail_url(tournament) + f"#entry-{entry.pk}")
             return redirect(reverse("tournaments:entry-deck", args=[tournament.pk, entry.pk]))
     context = {
         "tournament": tournament,
@@ -106,16 +130,61 @@ def entry_override(request: HttpRequest, tournament_id: int, entry_id: int) -> H
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
-    """POST /tournaments/<id>/entries/<entry_id>/drop/ (organisers): drop the entry from the next
-    round on (``services.entry_drop`` with its default round). Redirects to the event page.
+    """GET, POST /tournaments/<id>/entries/<entry_id>/drop/ (organisers): GET asks for
+    confirmation; POST drops the entry from the next round on (``services.entry_drop``). When
+    the entry is already paired in the current, unfinished round the page offers a new pairing
+    of that round or a bye for the opponent, with a recorded reason
+    (``services.entry_drop_after_pairing``). Redirects to the event or the round page.
     """
     tournament = managed_tournament(request, tournament_id)
     entry = entry_of(tournament, entry_id)
-    run(
+    paired = selectors.entry_paired_round(entry=entry)
+    if paired is not None:
+        form: ConfirmForm = DropForm(posted(request), reason_required=True)
+    else:
+        form = ConfirmForm(posted(request))
+    if request.method == "POST" and form.is_valid():
+        reason = form.cleaned_data["reason"]
+        if paired is not None:
+            fix = form.cleaned_data["fix"]
+            done = run(
+                request,
+                lambda: services.entry_drop_after_pairing(
+                    entry=entry, fix=fix, by=request.user, reason=reason
+                ),
+                _("%(name)s has dropped; the opponent gets a bye.") % {"name": entry.name}
+                if fix == "bye"
+                else _("%(name)s has dropped; the round is paired again.") % {"name": entry.name},
+            )
+            if done:
+                return redirect(round_url(tournament, paired.number))
+            return redirect(detail_url(tournament))
+        run(
+            request,
+            lambda: services.entry_drop(entry=entry),
+            _("%(name)s has dropped.") % {"name": entry.name},
+        )
+        return redirect(detail_url(tournament))
+    explanation = [
+        _(
+            "%(name)s will not be paired from the next round on. You can add them back until "
+            "the next round is paired."
+        )
+        % {"name": entry.name}
+    ]
+    if paired is not None:
+        explanation.append(
+            _("%(name)s is already paired in round %(round)s.")
+            % {"name": entry.name, "round": paired.number}
+        )
+    return confirm_page(
         request,
-        lambda: services.entry_drop(entry=entry),
-        _("%(name)s has dropped.") % {"name": entry.name},
+        tournament,
+        title=_("Drop %(name)s") % {"name": entry.name},
+        explanation=explanation,
+        submit=_("Yes, drop"),
+        form=form,
+        status=400 if request.method == "POST" else 200,
     )
-    return redirect(detail_url(tournament))

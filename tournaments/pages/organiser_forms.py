@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.domain.first_player import POLICIES
 from tournaments.domain.standings import TIEBREAKERS
-from tournaments.models import StaffRole, Tournament
+from tournaments.models import StaffRole
 from tournaments.pages.common import set_choices
 
 if TYPE_CHECKING:
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 class TournamentCreateForm(forms.Form):
     """The "new tournament" page (``organiser.tournament_create``): name, format (the active
-    formats, passed in as ``format_choices``), kind, games per match (1–9), stop at two wins,
+    formats, passed in as ``format_choices``; it decides the kind), date and time, venue,
+    description, player cap, games per match (1–9), stop at two wins,
     planned rounds (1–50), late entries up to a round, up to four tiebreakers in order,
     first-player policy, public flag, deck-list publication and deck-check share (0–100 %).
     Empty fields mean the format's defaults.
@@ -33,9 +34,25 @@ class TournamentCreateForm(forms.Form):
     """
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    format = forms.ChoiceField(label=_("Format"))
-    kind = forms.ChoiceField(
-        label=_("Kind"), choices=Tournament.Kind.choices, initial=Tournament.Kind.INDIVIDUAL
+    format = forms.ChoiceField(
+        label=_("Format"),
+        help_text=_("The format decides the kind: HKK Páros is played by pair teams."),
+    )
+    starts_at = forms.DateTimeField(
+        label=_("Date and time"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    description = forms.CharField(
+        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    max_entries = forms.IntegerField(
+        label=_("Player cap"),
+        min_value=2,
+        max_value=4096,
+        required=False,
+        help_text=_("Empty: no cap."),
     )
     games_per_match = forms.IntegerField(
         label=_("Games per match"),
@@ -150,6 +167,86 @@ class TournamentOptionsForm(forms.Form):
     )
 
 
+class DetailsForm(forms.Form):
+    """The event's date and time, venue, description and player cap (``tournament_set_details``)."""
+
+    starts_at = TournamentCreateForm.base_fields["starts_at"]
+    venue = TournamentCreateForm.base_fields["venue"]
+    description = TournamentCreateForm.base_fields["description"]
+    max_entries = TournamentCreateForm.base_fields["max_entries"]
+
+
+class ConfirmForm(forms.Form):
+    """The second step of an irreversible action: an optional or required ``reason`` (the view
+    says which: ``reason_required``) that is recorded."""
+
+    reason = forms.CharField(
+        label=_("Reason (recorded)"),
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, reason_required: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].required = reason_required
+
+
+class DropForm(ConfirmForm):
+    """Dropping an entry that is paired in the current round: re-pair the round (a draft round,
+    or one without results) or give the opponent a bye."""
+
+    fix = forms.ChoiceField(
+        label=_("The round this entry is paired in"),
+        choices=[
+            ("bye", _("Give the opponent a bye")),
+            ("repair", _("Pair the round again without this entry")),
+        ],
+        widget=forms.RadioSelect,
+        initial="bye",
+    )
+
+
+class DiscardForm(ConfirmForm):
+    """Discard a draft round, optionally pairing it again at once."""
+
+    pair_again = forms.BooleanField(label=_("Pair the round again"), required=False, initial=True)
+
+
+class ImportForm(forms.Form):
+    """A list of players to import: pasted text or an uploaded CSV file (name, e-mail, deck
+    list)."""
+
+    text = forms.CharField(
+        label=_("Players (one per line: name, e-mail, deck list)"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+        help_text=_(
+            "CSV with comma or semicolon; the e-mail and the deck list may be empty; a deck list "
+            "of several lines goes in quotes."
+        ),
+    )
+    file = forms.FileField(label=_("Or upload a CSV file"), required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        upload = cleaned.get("file")
+        if upload:
+            if upload.size > 2_000_000:
+                raise forms.ValidationError(_("The file is too large."))
+            cleaned["text"] = upload.read().decode("utf-8-sig", errors="replace")
+        if not (cleaned.get("text") or "").strip():
+            raise forms.ValidationError(_("Paste the list or choose a file."))
+        return cleaned
+
+
+class ClaimForm(forms.Form):
+    """A player's one-time claim code."""
+
+    code = forms.CharField(label=_("Code"), max_length=32)
+
+
 class StaffAppointForm(forms.Form):
     """The owner's "appoint staff" form on the staff page: ``username`` and ``role`` (co-organiser
     or judge); the view looks the user up and ``services.staff_appoint`` checks the rest.
@@ -175,6 +272,18 @@ class EntryAddForm(forms.Form):
     name = forms.CharField(
         label=_("Team name"), max_length=200, required=False, help_text=_("Pair teams only.")
     )
+
+    def __init__(self, *args, pair: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not pair:  # an individual event: the partner and team name do not apply
+            del self.fields["player_b"]
+            del self.fields["name"]
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned.setdefault("player_b", "")
+        cleaned.setdefault("name", "")
+        return cleaned
 
 
 class DeckSubmitForm(forms.Form):

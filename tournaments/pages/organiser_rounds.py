@@ -19,11 +19,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import services
 from tournaments.pages import printouts
 from tournaments.pages.common import (
+    confirm_page,
     detail_url,
     judged_tournament,
     managed_tournament,
@@ -102,7 +103,31 @@ def _round_transition(
 
 
 round_publish = _round_transition(services.round_publish, gettext_lazy("The round is published."))
-round_finish = _round_transition(services.round_finish, gettext_lazy("The round is finished."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_finish(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/rounds/<number>/finish/ (organisers): GET asks for
+    confirmation, POST finishes the round (``services.round_finish``) and goes back to it."""
+    tournament = managed_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    if request.method == "GET":
+        return confirm_page(
+            request,
+            tournament,
+            title=_("Finish round %(round)s") % {"round": number},
+            explanation=[
+                _(
+                    "The standings are computed and the next round can be paired. Results can "
+                    "then be changed only as recorded corrections."
+                )
+            ],
+            submit=_("Yes, finish the round"),
+            cancel_url=round_url(tournament, number),
+        )
+    run(request, lambda: services.round_finish(round=rnd), _("The round is finished."))
+    return redirect(round_url(tournament, number))
 
 
 # --- PDF print-outs -----------------------------------------------------------------------

@@ -21,7 +21,12 @@ from hkk_tournament import http_cache
 from tournaments import selectors, services
 from tournaments.models import Round, Tournament
 from tournaments.pages.common import visible_round, visible_tournament
-from tournaments.pages.organiser_forms import EntryAddForm, SwapForm, TournamentOptionsForm
+from tournaments.pages.organiser_forms import (
+    DetailsForm,
+    EntryAddForm,
+    SwapForm,
+    TournamentOptionsForm,
+)
 from tournaments.permissions import can_appoint_staff, can_judge, can_manage, player_entry_ids
 from tournaments.selectors import current_round, own_membership
 
@@ -56,7 +61,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "appoint": can_appoint_staff(user, tournament),
         "membership": membership,
         "own_entry_ids": player_entry_ids(user, tournament) if membership else set(),
-        "entry_form": EntryAddForm() if manage else None,
+        "entry_form": EntryAddForm(pair=tournament.is_pair) if manage else None,
         "options_form": TournamentOptionsForm(
             initial={
                 "is_public": tournament.is_public,
@@ -65,6 +70,16 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             }
         )
         if manage
+        else None,
+        "details_form": DetailsForm(
+            initial={
+                "starts_at": tournament.starts_at,
+                "venue": tournament.venue,
+                "description": tournament.description,
+                "max_entries": tournament.max_entries,
+            }
+        )
+        if manage and tournament.status != Tournament.Status.FINISHED
         else None,
         "last_round": rounds[-1] if rounds else None,
     }
@@ -97,6 +112,7 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+        "history": selectors.round_history(tournament=tournament, number=number) if manage else [],
     }
     return render(request, "tournaments/public/round.html", context)
 

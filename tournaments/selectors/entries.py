@@ -115,6 +115,8 @@ class MemberView:
     deck: DeckSubmission | None
     #: May the viewer see the list itself (its rule card)? ``entry_views(user=…)`` sets it.
     deck_visible: bool = True
+    #: Is the player linked to an account (else the organiser may invite or print a code)?
+    has_account: bool = False
 
 
 @dataclass
@@ -182,7 +184,12 @@ def entry_views(*, tournament: Tournament, user: Any = None) -> list[EntryView]:
             entry=e,
             members=[
                 MemberView(
-                    m.seat, m.player_id, m.player.display_name, current.get(m.pk), visible(e.pk)
+                    m.seat,
+                    m.player_id,
+                    m.player.display_name,
+                    current.get(m.pk),
+                    visible(e.pk),
+                    m.player.user_id is not None,
                 )
                 for m in e.members.all()
             ],

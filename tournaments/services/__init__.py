@@ -11,7 +11,9 @@ Modules: ``tournaments`` (create, open registration, planned rounds, start/finis
 ``registration`` (entries: players, pair teams, late entries, drops, deck overrides),
 ``deck_lists`` (deck list submission, the pair rule-card check, pairable entries),
 ``options`` (event options changed after creation), ``rounds`` (Swiss pairing, swaps,
-publish, finish), ``results`` (die rolls, games, corrections, first-player right),
+publish, finish), ``event_admin`` (details, template, reopen), ``round_fixes`` (discard,
+unpublish, drop after pairing), ``desk`` (check-in, re-add, list import), ``people`` (claim
+codes and invitations), ``results`` (die rolls, games, corrections, first-player right),
 ``game_start`` (opening hand and life points per match), ``standings`` (standings, snapshot,
 export, CSV), ``staff`` (co-organisers, judges, self-registration), ``reports`` (players'
 result reports and disputes), ``match_results`` (match-level results from slips, no-shows),
@@ -39,6 +41,18 @@ from tournaments.services.deck_lists import (
     entry_has_legal_lists,
     entry_is_pairable,
 )
+from tournaments.services.desk import (
+    entries_drop_not_checked_in,
+    entries_import,
+    entry_check_in,
+    entry_readd,
+    same_name_entries,
+)
+from tournaments.services.event_admin import (
+    tournament_duplicate,
+    tournament_reopen,
+    tournament_set_details,
+)
 from tournaments.services.match_results import (
     MatchOutcome,
     match_outcomes,
@@ -48,6 +62,7 @@ from tournaments.services.match_results import (
 )
 from tournaments.services.options import tournament_set_options
 from tournaments.services.penalties import penalties_csv, penalties_of, penalty_record
+from tournaments.services.people import player_claim, player_claim_code, player_invite
 from tournaments.services.registration import (
     entry_drop,
     entry_override_deck,
@@ -68,6 +83,11 @@ from tournaments.services.rolls import (
     match_set_die_roll,
     match_set_game3_roll,
     match_set_reroll_agreement,
+)
+from tournaments.services.round_fixes import (
+    entry_drop_after_pairing,
+    round_discard,
+    round_unpublish,
 )
 from tournaments.services.rounds import (
     pairing_candidates,
@@ -118,10 +138,15 @@ __all__ = [
     "deck_check_record",
     "deck_checks_pick",
     "deck_submit",
+    "entries_drop_not_checked_in",
+    "entries_import",
+    "entry_check_in",
     "entry_drop",
+    "entry_drop_after_pairing",
     "entry_has_legal_lists",
     "entry_is_pairable",
     "entry_override_deck",
+    "entry_readd",
     "entry_register",
     "entry_register_late",
     "entry_register_pair",
@@ -132,16 +157,19 @@ __all__ = [
     "match_next_right",
     "match_outcomes",
     "match_result_record",
-    "outcome_games",
     "match_set_die_roll",
     "match_set_game3_roll",
     "match_set_reroll_agreement",
+    "outcome_games",
     "pairing_candidates",
     "pairings_csv",
     "penalties_csv",
     "penalties_of",
     "penalty_record",
+    "player_claim",
+    "player_claim_code",
     "player_for_user",
+    "player_invite",
     "report_outcomes",
     "result_report_confirm",
     "result_report_submit",
@@ -149,28 +177,34 @@ __all__ = [
     "round_clock_pause",
     "round_clock_resume",
     "round_clock_start",
+    "round_discard",
     "round_finish",
     "round_pair_next",
     "round_pair_next_async",
     "round_publish",
     "round_relaxations",
     "round_swap_pairings",
+    "round_unpublish",
+    "same_name_entries",
     "staff_appoint",
     "staff_remove",
+    "standings_claim_recompute",
     "standings_compute",
     "standings_csv",
-    "standings_claim_recompute",
     "standings_refresh",
-    "standings_views",
     "standings_rows",
+    "standings_views",
     "top_cut_champion",
     "top_cut_default_size",
     "top_cut_next",
     "top_cut_start",
     "tournament_create",
+    "tournament_duplicate",
     "tournament_export",
     "tournament_finish",
     "tournament_open_registration",
+    "tournament_reopen",
+    "tournament_set_details",
     "tournament_set_options",
     "tournament_set_planned_rounds",
     "tournament_start",

@@ -65,6 +65,18 @@ def require_status(tournament: Tournament, *allowed: str) -> None:
         )
 
 
+def require_not_finished(tournament: Tournament, round_number: int | None = None) -> None:
+    """Raise ``InvalidState("tournament_finished")`` for a finished event: its results are
+    locked until an organiser reopens it with a reason (docs/rules.md §16 (Deck checks,
+    penalties and result reporting))."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise InvalidState(
+            "tournament_finished",
+            _("The tournament is finished; an organiser must reopen it (with a reason) first."),
+            {"round": round_number},
+        )
+
+
 def last_round(tournament: Tournament) -> Round | None:
     """The highest-numbered round of the tournament, or ``None``."""
     return tournament.rounds.order_by("-number").first()

@@ -13,6 +13,7 @@ from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.models import Entry, Match, Round
+from tournaments.services._common import require_not_finished
 
 R = Round.Status
 
@@ -43,6 +44,7 @@ def locked_match(match: Match) -> Match:
 
 def require_playable(match: Match, *, correction: bool = False) -> None:
     rnd = match.round
+    require_not_finished(rnd.tournament, rnd.number)
     if rnd.status == R.DRAFT:
         raise InvalidState(
             "round_not_published",

@@ -38,8 +38,10 @@ def add_entry(
     """Create the entry with ``players`` in seats A, B (in that order).
 
     Raises ``Conflict("player_already_registered")`` when a player is in another entry of the
-    tournament already or is given twice (the caller's transaction is then rolled back).
+    tournament already or is given twice (the caller's transaction is then rolled back), and
+    ``InvalidState("event_full")`` when the event's player cap (``max_entries``) is reached.
     """
+    require_room(tournament)
     entry = Entry.objects.create(
         tournament=tournament, name=name, registered_round=registered_round
     )
@@ -67,6 +69,17 @@ def add_entry(
             {"players": [p.pk for p in players]},
         ) from None
     return entry
+
+
+def require_room(tournament: Tournament) -> None:
+    """Raise ``InvalidState("event_full")`` when ``max_entries`` entries (not dropped) exist."""
+    cap = tournament.max_entries
+    if cap and tournament.entries.filter(dropped_after_round=None).count() >= cap:
+        raise InvalidState(
+            "event_full",
+            _("The event is full: at most %(cap)s entries may register.") % {"cap": cap},
+            {"max_entries": cap},
+        )
 
 
 def require_kind(tournament: Tournament, kind: str) -> None:

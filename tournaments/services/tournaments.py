@@ -106,6 +106,13 @@ def _format_or_not_found(format_slug: str) -> Format:
     return fmt
 
 
+def format_kind(fmt: Format) -> str:
+    """The event kind a format implies: ``pair`` when its rule-set parameters say
+    ``"pair": true`` (HKK Páros, docs/rules.md §7 (HKK pair tournaments)), else ``individual``."""
+    params = fmt.params if isinstance(fmt.params, dict) else {}
+    return Tournament.Kind.PAIR if params.get("pair") else Tournament.Kind.INDIVIDUAL
+
+
 def _check_kind_and_name(kind: str, name: str) -> None:
     if kind not in Tournament.Kind.values:
         raise ValidationFailed(
@@ -242,7 +249,7 @@ def tournament_create(
     owner: Any,
     name: str,
     format_slug: str,
-    kind: str = Tournament.Kind.INDIVIDUAL,
+    kind: str | None = None,
     games_per_match: int | None = None,
     stop_at_two_wins: bool | None = None,
     planned_rounds: int | None = None,
@@ -251,8 +258,14 @@ def tournament_create(
     late_entry_cutoff_round: int | None = None,
     deck_deadline: datetime | None = None,
     scoring: Mapping[str, int] | None = None,
+    details: Mapping[str, Any] | None = None,
 ) -> Tournament:
     """Create a tournament in ``draft``.
+
+    ``kind`` follows the format (:func:`format_kind`: a pair format makes a pair event); a
+    given ``kind`` that contradicts the format is refused (``kind_mismatch``). ``details`` may
+    set ``starts_at``, ``venue``, ``description`` and ``max_entries`` (see
+    :func:`tournament_set_details`).
 
     The match structure (first-player policy, games per match, best-of ending, draws, Blue Moon
     crystal score) is copied from the format (:func:`format_structure`): HKK formats the HKK
@@ -271,10 +284,21 @@ def tournament_create(
         NotFound: ``unknown_format``.
         ValidationFailed: ``unknown_tiebreaker``, ``unknown_first_player_policy``,
             ``invalid_match_structure`` (params ``reason``: an ``InvalidStructure`` code),
-            ``invalid_value`` (bad kind, games per match, rounds or scoring key).
+            ``invalid_value`` (bad kind, games per match, rounds or scoring key),
+            ``kind_mismatch`` (a kind the format does not allow).
     """
     fmt = _format_or_not_found(format_slug)
+    implied = format_kind(fmt)
+    kind = kind or implied
     _check_kind_and_name(kind, name)
+    if kind != implied:
+        raise ValidationFailed(
+            "kind_mismatch",
+            _("The format %(format)s is played by %(kind)s entries.")
+            % {"format": fmt.name, "kind": Tournament.Kind(implied).label},
+            {"kind": kind, "format_kind": implied},
+            fields={"kind": [_("This format decides the kind.")]},
+        )
     structure, tbs = _match_settings(
         fmt,
         games_per_match=games_per_match,
@@ -298,8 +322,35 @@ def tournament_create(
         deck_deadline=deck_deadline,
     )
     _apply_scoring(tournament, scoring)
+    apply_details(tournament, details or {})
     tournament.save()
     return tournament
+
+
+#: The descriptive fields ``tournament_set_details`` changes.
+DETAIL_FIELDS = ("starts_at", "venue", "description", "max_entries")
+
+
+def apply_details(tournament: Tournament, details: Mapping[str, Any]) -> None:
+    unknown = set(details) - set(DETAIL_FIELDS)
+    if unknown:
+        raise ValidationFailed(
+            "invalid_value",
+            _("Unknown event detail: %(key)s.") % {"key": ", ".join(sorted(unknown))},
+            {"fields": sorted(unknown)},
+        )
+    cap = details.get("max_entries", tournament.max_entries)
+    if cap is not None and (not isinstance(cap, int) or cap < 2):
+        raise ValidationFailed(
+            "invalid_value",
+            _("The player cap must be at least 2."),
+            {"field": "max_entries"},
+            fields={"max_entries": [_("The player cap must be at least 2.")]},
+        )
+    for key, value in details.items():
+        if key in ("venue", "description"):
+            value = str(value or "").strip()
+        setattr(tournament, key, value)
 
 
 # --- status changes -----------------------------------------------------------------------

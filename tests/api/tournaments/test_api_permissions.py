@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern
 
+from tests.api.tournaments.event_day_cases import ORGANISER_DAY_CASES
 from tests.api.tournaments.helpers import BASE
 from tests.api.tournaments.permission_event_day import EVENT_DAY_CASES
 from tests.api.tournaments.permission_world import (
@@ -339,6 +340,7 @@ CASES = [
     Case("tournaments-standings-csv", "get", RUN, t_url("standings.csv"), EVERYONE, 200, **READ),
     Case("tournaments-export", "get", RUN, t_url("export/"), EVERYONE, 200, **READ),
     *EVENT_DAY_CASES,
+    *ORGANISER_DAY_CASES,
 ]
 
 

@@ -1,0 +1,112 @@
+"""Rows of the permission matrix (``test_api_permissions``) for the organiser's event-day
+endpoints: round fixes, the desk, people, the finished-event lock, details and templates."""
+
+from __future__ import annotations
+
+from tests.api.tournaments.helpers import BASE
+from tests.api.tournaments.permission_world import (
+    DRAFT_ROUND,
+    MANAGERS,
+    REG,
+    ROUND_DONE,
+    RUN,
+    SIGNED_IN,
+    Case,
+    t_url,
+)
+
+ORGANISER_DAY_CASES = [
+    Case(
+        "tournaments-round-discard",
+        "post",
+        DRAFT_ROUND,
+        t_url("rounds/1/discard/"),
+        MANAGERS,
+        200,
+        body=lambda w: {"reason": "wrong tables", "pair_again": True},
+    ),
+    Case(
+        "tournaments-round-unpublish",
+        "post",
+        RUN,
+        t_url("rounds/1/unpublish/"),
+        MANAGERS,
+        200,
+        body=lambda w: {"reason": "table numbers"},
+    ),
+    Case(
+        "tournaments-entry-drop-after-pairing",
+        "post",
+        RUN,
+        lambda w: f"{BASE}{w.t.pk}/entries/{w.entry.pk}/drop-after-pairing/",
+        MANAGERS,
+        200,
+        body=lambda w: {"fix": "bye", "reason": "no-show"},
+    ),
+    Case(
+        "tournaments-entry-readd",
+        "post",
+        REG,
+        lambda w: f"{BASE}{w.t.pk}/entries/{w.entry.pk}/readd/",
+        MANAGERS,
+        409,  # not_dropped: the role check comes first
+        body=lambda w: {},
+    ),
+    Case(
+        "tournaments-entry-check-in",
+        "post",
+        REG,
+        lambda w: f"{BASE}{w.t.pk}/entries/{w.entry.pk}/check-in/",
+        MANAGERS,
+        200,
+        body=lambda w: {"checked_in": True},
+    ),
+    Case(
+        "tournaments-entry-claim-code",
+        "post",
+        REG,
+        lambda w: f"{BASE}{w.t.pk}/entries/{w.entry.pk}/claim-code/",
+        MANAGERS,
+        200,
+        body=lambda w: {},
+    ),
+    Case("tournaments-drop-absent", "post", REG, t_url("check-in/drop-absent/"), MANAGERS, 200),
+    Case(
+        "tournaments-entries-import",
+        "post",
+        REG,
+        t_url("entries/import/"),
+        MANAGERS,
+        200,
+        body=lambda w: {"text": "Új Zoé\n"},
+    ),
+    Case(
+        "claim",
+        "post",
+        REG,
+        lambda w: "/api/claim/",
+        SIGNED_IN,
+        404,  # claim_code_unknown
+        body=lambda w: {"code": "NOSUCHCODE"},
+    ),
+    Case(
+        "tournaments-reopen",
+        "post",
+        ROUND_DONE,
+        t_url("reopen/"),
+        MANAGERS,
+        409,  # not finished yet
+        body=lambda w: {"reason": "slip"},
+    ),
+    Case(
+        "tournaments-details",
+        "patch",
+        REG,
+        t_url("details/"),
+        MANAGERS,
+        200,
+        body=lambda w: {"venue": "Pécs"},
+    ),
+    Case("tournaments-duplicate", "post", REG, t_url("duplicate/"), MANAGERS, 201),
+    Case("tournaments-actions", "get", REG, t_url("actions/"), MANAGERS, 200),
+]

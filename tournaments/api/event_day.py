@@ -1,0 +1,387 @@
+"""Event-day API for the organiser: fix a round after pairing (discard and pair again,
+unpublish), drop an entry paired in the current round (re-pair or bye for the opponent), add a
+dropped entry back, check-in and dropping those not checked in, import a player list (preview
+or save, all or nothing), claim codes and claiming an entry, reopen a finished event, the
+event's details, "use as a template", and the action log.
+
+Organisers only (``require_manage``), except ``POST /api/claim/`` (any signed-in user).
+Actions that change results need a ``reason``; each is recorded with who and when
+(docs/rules.md §14 (Swiss pairing and byes), §16 (Deck checks, penalties and result
+reporting)).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import selectors, services
+from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
+from tournaments.api.rounds import RoundDetailOutputSerializer, round_payload, round_response
+from tournaments.models import TournamentAction
+from tournaments.permissions import require_authenticated
+
+# --- serializers --------------------------------------------------------------------------
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    """A recorded reason (required by the services where results change)."""
+
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class DiscardInputSerializer(ReasonInputSerializer):
+    """Discard a draft round; ``pair_again`` pairs it anew at once."""
+
+    pair_again = serializers.BooleanField(required=False, default=False)
+
+
+class DropAfterPairingInputSerializer(ReasonInputSerializer):
+    """``fix``: ``repair`` (pair the round again) or ``bye`` (the opponent gets a bye)."""
+
+    fix = serializers.ChoiceField(choices=["repair", "bye"])
+
+
+class CheckInInputSerializer(serializers.Serializer):
+    """``checked_in``: true to check the entry in, false to take it back."""
+
+    checked_in = serializers.BooleanField(required=False, default=True)
+
+
+class ImportInputSerializer(serializers.Serializer):
+    """A player list (CSV text: name, e-mail, deck list); ``dry_run`` (default true) previews."""
+
+    text = serializers.CharField(max_length=2_000_000, trim_whitespace=False)
+    dry_run = serializers.BooleanField(required=False, default=True)
+
+
+class ImportRowOutputSerializer(serializers.Serializer):
+    """One row of an import with its errors, warnings, entry id (when saved) and list verdict."""
+
+    line = serializers.IntegerField()
+    name = serializers.CharField()
+    email = serializers.CharField()
+    row_errors = serializers.ListField(child=serializers.CharField(), source="errors")
+    warnings = serializers.ListField(child=serializers.CharField())
+    entry = serializers.IntegerField(allow_null=True)
+    deck_legal = serializers.BooleanField(allow_null=True)
+
+
+class ImportOutputSerializer(serializers.Serializer):
+    """``saved``: true only when every row was valid and ``dry_run`` was false."""
+
+    saved = serializers.BooleanField()
+    ok = serializers.BooleanField()
+    rows = ImportRowOutputSerializer(many=True)
+
+
+class ClaimCodeOutputSerializer(serializers.Serializer):
+    """The claim codes of an entry's players without an account."""
+
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    code = serializers.CharField()
+
+
+class ClaimInputSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=32)
+
+
+class ClaimOutputSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    tournaments = serializers.ListField(child=serializers.IntegerField())
+
+
+class DetailsInputSerializer(serializers.Serializer):
+    """Any of the event's details (absent fields stay as they are)."""
+
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=20000)
+    max_entries = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+
+
+class DetailsOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    venue = serializers.CharField()
+    description = serializers.CharField()
+    max_entries = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+
+
+class EntryIdsOutputSerializer(serializers.Serializer):
+    entries = serializers.ListField(child=serializers.IntegerField())
+
+
+class ActionOutputSerializer(serializers.Serializer):
+    """One recorded organiser action."""
+
+    kind = serializers.ChoiceField(choices=TournamentAction.Kind.choices)
+    round_number = serializers.IntegerField(allow_null=True)
+    entry = serializers.IntegerField(source="entry_id", allow_null=True)
+    reason = serializers.CharField()
+    params = serializers.DictField()
+    by = serializers.CharField(source="by.username", allow_null=True, default=None)
+    at = serializers.DateTimeField()
+
+
+class DropAfterPairingOutputSerializer(serializers.Serializer):
+    round = RoundDetailOutputSerializer(allow_null=True)
+
+
+def _reason(request: Request, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+# --- rounds ------------------------------------------------------------------------------------
+
+
+class RoundDiscardApi(TournamentApi):
+    """POST .../rounds/{number}/discard/: delete a draft round (``pair_again``: pair anew).
+    200 with the new round, 204 without; 409 ``round_not_draft``, ``round_not_last``; 400
+    ``reason_required``."""
+
+    @extend_schema(
+        operation_id="tournaments_rounds_discard",
+        summary="Discard a draft round (and pair it again)",
+        request=DiscardInputSerializer,
+        responses={200: RoundDetailOutputSerializer, 204: None, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, DiscardInputSerializer)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        new = services.round_discard(round=rnd, by=request.user, **data)
+        if new is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return round_response(tournament, new)
+
+
+class RoundUnpublishApi(TournamentApi):
+    """POST .../rounds/{number}/unpublish/: a published round without results back to draft.
+    409 ``round_has_results``, ``round_not_published``; 400 ``reason_required``."""
+
+    @extend_schema(
+        operation_id="tournaments_rounds_unpublish",
+        summary="Unpublish a round that has no results",
+        request=ReasonInputSerializer,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, ReasonInputSerializer)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        return round_response(
+            tournament, services.round_unpublish(round=rnd, by=request.user, **data)
+        )
+
+
+# --- entries -----------------------------------------------------------------------------------
+
+
+class EntryDropAfterPairingApi(TournamentApi):
+    """POST .../entries/{entry_id}/drop-after-pairing/: drop an entry paired in the current
+    round; ``fix`` = ``repair`` or ``bye``. 200 with the round; 409 ``not_paired``,
+    ``round_has_results``, ``match_has_results``; 400 ``reason_required``."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_drop_after_pairing",
+        summary="Drop a paired entry: re-pair the round or give the opponent a bye",
+        request=DropAfterPairingInputSerializer,
+        responses={200: DropAfterPairingOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, DropAfterPairingInputSerializer)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        rnd = services.entry_drop_after_pairing(entry=entry, by=request.user, **data)
+        payload = {"round": round_payload(tournament, rnd) if rnd is not None else None}
+        return Response(DropAfterPairingOutputSerializer(payload).data)
+
+
+class EntryReaddApi(TournamentApi):
+    """POST .../entries/{entry_id}/readd/: undo a drop before the next pairing. 409
+    ``not_dropped``, ``readd_too_late``, ``event_full``."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_readd",
+        summary="Add a dropped entry back before the next pairing",
+        request=ReasonInputSerializer,
+        responses={200: EntryIdsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, ReasonInputSerializer)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_readd(entry=entry, by=request.user, **data)
+        return Response({"entries": [entry.pk]})
+
+
+class EntryCheckInApi(TournamentApi):
+    """POST .../entries/{entry_id}/check-in/: check an entry in (or out) before round 1. 409
+    ``rounds_started``."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_check_in",
+        summary="Check an entry in before round 1",
+        request=CheckInInputSerializer,
+        responses={200: EntryIdsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, CheckInInputSerializer)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        services.entry_check_in(entry=entry, checked_in=data["checked_in"])
+        return Response({"entries": [entry.pk]})
+
+
+class DropAbsentApi(TournamentApi):
+    """POST .../check-in/drop-absent/: drop every entry not checked in (before round 1)."""
+
+    @extend_schema(
+        operation_id="tournaments_drop_not_checked_in",
+        summary="Drop every entry not checked in",
+        request=None,
+        responses={200: EntryIdsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        dropped = services.entries_drop_not_checked_in(tournament=tournament, by=request.user)
+        return Response({"entries": [e.pk for e in dropped]})
+
+
+class EntriesImportApi(TournamentApi):
+    """POST .../entries/import/: preview (``dry_run``, the default) or import a player list;
+    all or nothing. 200 with the rows (``saved`` false when any row has an error)."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_import",
+        summary="Import a player list (CSV text), preview or save, all or nothing",
+        request=ImportInputSerializer,
+        responses={200: ImportOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, ImportInputSerializer)
+        result = services.entries_import(
+            tournament=tournament, text=data["text"], dry_run=data["dry_run"], by=request.user
+        )
+        body = {"saved": result.saved, "ok": result.ok, "rows": [vars(r) for r in result.rows]}
+        return Response(ImportOutputSerializer(body).data)
+
+
+class EntryClaimCodeApi(TournamentApi):
+    """POST .../entries/{entry_id}/claim-code/: make (or show) the claim codes of the entry's
+    players without an account."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_claim_code",
+        summary="One-time claim codes of an entry's players",
+        request=None,
+        responses={200: ClaimCodeOutputSerializer(many=True), **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        rows = []
+        for member in entry.members.filter(player__user=None).order_by("seat"):
+            player = services.player_claim_code(entry=entry, player_id=member.player_id)
+            rows.append(
+                {"player": player.pk, "name": player.display_name, "code": player.claim_code}
+            )
+        return Response(ClaimCodeOutputSerializer(rows, many=True).data)
+
+
+class ClaimApi(TournamentApi):
+    """POST /api/claim/ (signed-in users): claim an organiser-added player with its code. 404
+    ``claim_code_unknown``; 409 ``already_registered``."""
+
+    @extend_schema(
+        operation_id="claim_entry",
+        summary="Claim an organiser-added player with a one-time code",
+        request=ClaimInputSerializer,
+        responses={200: ClaimOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        require_authenticated(request.user)
+        data = _reason(request, ClaimInputSerializer)
+        player = services.player_claim(user=request.user, code=data["code"])
+        events = list(player.memberships.values_list("tournament_id", flat=True))
+        return Response(
+            ClaimOutputSerializer(
+                {"player": player.pk, "name": player.display_name, "tournaments": events}
+            ).data
+        )
+
+
+# --- the event ------------------------------------------------------------------------------
+
+
+class TournamentReopenApi(TournamentApi):
+    """POST .../reopen/: finished → running to correct results; ``reason`` required."""
+
+    @extend_schema(
+        operation_id="tournaments_reopen",
+        summary="Reopen a finished event for corrections (recorded reason)",
+        request=ReasonInputSerializer,
+        responses={200: DetailsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, ReasonInputSerializer)
+        tournament = services.tournament_reopen(tournament=tournament, by=request.user, **data)
+        return Response(DetailsOutputSerializer(tournament).data)
+
+
+class TournamentDetailsApi(TournamentApi):
+    """PATCH .../details/: date and time, venue, description, player cap (≥ 2 or null)."""
+
+    @extend_schema(
+        operation_id="tournaments_details_update",
+        summary="Change the event's date, venue, description or player cap",
+        request=DetailsInputSerializer,
+        responses={200: DetailsOutputSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, DetailsInputSerializer)
+        tournament = services.tournament_set_details(tournament=tournament, **data)
+        return Response(DetailsOutputSerializer(tournament).data)
+
+
+class TournamentDuplicateApi(TournamentApi):
+    """POST .../duplicate/: a new draft event with the same settings (no entries); 201."""
+
+    @extend_schema(
+        operation_id="tournaments_duplicate",
+        summary="Use the event as a template: a new draft with its settings",
+        request=None,
+        responses={201: DetailsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        copy = services.tournament_duplicate(tournament=tournament, owner=request.user)
+        return Response(DetailsOutputSerializer(copy).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentActionsApi(TournamentApi):
+    """GET .../actions/: the organiser action log, newest first."""
+
+    @extend_schema(
+        operation_id="tournaments_actions_list",
+        summary="The recorded organiser actions",
+        responses={200: ActionOutputSerializer(many=True), **ROLE_READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        actions = selectors.tournament_actions(tournament=tournament)
+        return Response(ActionOutputSerializer(actions, many=True).data)

@@ -1,0 +1,334 @@
+"""Organiser pages for the event day: fix a round after pairing (discard a draft and pair again,
+unpublish a round without results), reopen a finished event with a reason, the registration
+desk (check-in, drop those not checked in, add a dropped entry back, import a list of players
+with a preview), claim codes and invitations for organiser-added players, the event's details
+and "use as a template"; and the player's page to claim an entry with a code.
+
+Irreversible steps answer GET with a confirmation page whose button POSTs (no script needed).
+Who may: ``can_manage`` on the event (403; 404 when it is not visible); the claim page needs
+an account. Every POST redirects (POST-redirect-GET) except a form shown again with its errors.
+Sources: docs/rules.md §14 (Swiss pairing and byes), §16 (Deck checks, penalties and result
+reporting).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from hkk_tournament.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.pages.common import (
+    confirm_page,
+    detail_url,
+    entry_of,
+    managed_tournament,
+    posted,
+    round_url,
+    run,
+    visible_round,
+)
+from tournaments.pages.organiser_forms import (
+    ClaimForm,
+    ConfirmForm,
+    DetailsForm,
+    DiscardForm,
+    ImportForm,
+)
+
+# --- rounds ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_discard(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/rounds/<number>/discard/: discard a draft round (and pair it
+    again when ticked), with a recorded reason (``services.round_discard``)."""
+    tournament = managed_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    form = DiscardForm(posted(request), reason_required=True)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        new = run(
+            request,
+            lambda: services.round_discard(
+                round=rnd, by=request.user, reason=data["reason"], pair_again=data["pair_again"]
+            ),
+            _("The draft round is discarded."),
+        )
+        if new is not None and new is not True:
+            return redirect(round_url(tournament, new.number))
+        return redirect(detail_url(tournament) if new else round_url(tournament, number))
+    return confirm_page(
+        request,
+        tournament,
+        title=_("Discard round %(round)s") % {"round": number},
+        explanation=[_("The draft pairings of this round are deleted; the change is recorded.")],
+        submit=_("Yes, discard the round"),
+        form=form,
+        cancel_url=round_url(tournament, number),
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_unpublish(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/rounds/<number>/unpublish/: a published round without
+    results goes back to draft, with a recorded reason (``services.round_unpublish``)."""
+    tournament = managed_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    form = ConfirmForm(posted(request), reason_required=True)
+    if request.method == "POST" and form.is_valid():
+        run(
+            request,
+            lambda: services.round_unpublish(
+                round=rnd, by=request.user, reason=form.cleaned_data["reason"]
+            ),
+            _("The round is a draft again: change the pairings or discard it."),
+        )
+        return redirect(round_url(tournament, number))
+    return confirm_page(
+        request,
+        tournament,
+        title=_("Unpublish round %(round)s") % {"round": number},
+        explanation=[_("The players no longer see the pairings until you publish them again.")],
+        submit=_("Yes, unpublish"),
+        form=form,
+        cancel_url=round_url(tournament, number),
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_reopen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/reopen/: reopen a finished event to correct results, with a
+    recorded reason (``services.tournament_reopen``)."""
+    tournament = managed_tournament(request, tournament_id)
+    form = ConfirmForm(posted(request), reason_required=True)
+    if request.method == "POST" and form.is_valid():
+        run(
+            request,
+            lambda: services.tournament_reopen(
+                tournament=tournament, by=request.user, reason=form.cleaned_data["reason"]
+            ),
+            _("The tournament is open for corrections; finish it again when done."),
+        )
+        return redirect(detail_url(tournament))
+    return confirm_page(
+        request,
+        tournament,
+        title=_("Reopen the tournament"),
+        explanation=[
+            _("Results can be corrected again; each correction is recorded on its match.")
+        ],
+        submit=_("Yes, reopen"),
+        form=form,
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+# --- the desk ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/readd/: undo a drop before the next pairing."""
+    tournament = managed_tournament(request, tournament_id)
+    entry = entry_of(tournament, entry_id)
+    run(
+        request,
+        lambda: services.entry_readd(entry=entry, by=request.user),
+        _("%(name)s is back in the event.") % {"name": entry.name},
+    )
+    return redirect(detail_url(tournament))
+
+
+@login_required
+@require_POST
+def entry_check_in(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/check-in/ (``undo=1`` to take it back)."""
+    tournament = managed_tournament(request, tournament_id)
+    entry = entry_of(tournament, entry_id)
+    present = request.POST.get("undo") != "1"
+    run(
+        request,
+        lambda: services.entry_check_in(entry=entry, checked_in=present),
+        _("%(name)s is checked in.") % {"name": entry.name}
+        if present
+        else _("%(name)s is no longer checked in.") % {"name": entry.name},
+    )
+    return redirect(detail_url(tournament) + f"#entry-{entry.pk}")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def drop_not_checked_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/check-in/drop-absent/: drop every entry not checked in."""
+    tournament = managed_tournament(request, tournament_id)
+    if request.method == "POST":
+        dropped = run(
+            request,
+            lambda: services.entries_drop_not_checked_in(tournament=tournament, by=request.user),
+            _("The entries not checked in have dropped."),
+        )
+        return redirect(detail_url(tournament) if dropped is not None else detail_url(tournament))
+    absent = [
+        e.name for e in tournament.entries.filter(checked_in_at=None, dropped_after_round=None)
+    ]
+    return confirm_page(
+        request,
+        tournament,
+        title=_("Drop all not checked in"),
+        explanation=[
+            _("These entries will drop: %(names)s.") % {"names": ", ".join(absent) or "–"}
+        ],
+        submit=_("Yes, drop them"),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entries_import(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/entries/import/: paste or upload a player list; the first
+    POST shows the preview (rows with errors and warnings, nothing saved); "save" imports all
+    rows, or none when any row has an error (``services.entries_import``)."""
+    tournament = managed_tournament(request, tournament_id)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    result = None
+    if request.method == "POST" and form.is_valid():
+        save = request.POST.get("save") == "1"
+        try:
+            result = services.entries_import(
+                tournament=tournament,
+                text=form.cleaned_data["text"],
+                dry_run=not save,
+                by=request.user,
+            )
+        except ApplicationError as exc:
+            form.add_error(None, str(exc.message))
+        else:
+            if result.saved:
+                messages.success(
+                    request, _("%(count)s players imported.") % {"count": len(result.rows)}
+                )
+                return redirect(detail_url(tournament))
+            if save:
+                messages.error(request, _("Nothing was saved: correct the rows with errors."))
+            # An uploaded file goes into the text box, so "Import" sends the same rows.
+            form = ImportForm({"text": form.cleaned_data["text"]})
+            form.is_valid()
+    context = {"tournament": tournament, "form": form, "result": result}
+    return render(request, "tournaments/organiser/import.html", context)
+
+
+# --- people ---------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def claim_code(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/claim-code/: make the entry's claim code(s) and
+    show the printable list."""
+    tournament = managed_tournament(request, tournament_id)
+    entry = entry_of(tournament, entry_id)
+    for member in entry.members.filter(player__user=None):
+        try:
+            services.player_claim_code(entry=entry, player_id=member.player_id)
+        except ApplicationError as exc:
+            messages.error(request, str(exc.message))
+    return redirect(reverse("tournaments:claim-codes", args=[tournament.pk]))
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/invite/: e-mail seat A a claim link."""
+    tournament = managed_tournament(request, tournament_id)
+    entry = entry_of(tournament, entry_id)
+    member = entry.members.filter(player__user=None).first()
+
+    def send() -> object:
+        player = services.player_claim_code(
+            entry=entry, player_id=member.player_id if member else None
+        )
+        url = request.build_absolute_uri(
+            reverse("tournaments:claim") + f"?code={player.claim_code}"
+        )
+        return services.player_invite(entry=entry, claim_url=url, player_id=player.pk)
+
+    run(request, send, _("The invitation is sent."))
+    return redirect(detail_url(tournament))
+
+
+@login_required
+@require_GET
+def claim_codes(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/claim-codes/: the printable list of the players' claim codes."""
+    tournament = managed_tournament(request, tournament_id)
+    context = {
+        "tournament": tournament,
+        "rows": selectors.claim_codes(tournament=tournament),
+        "claim_url": request.build_absolute_uri(reverse("tournaments:claim")),
+    }
+    return render(request, "tournaments/organiser/claim_codes.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def claim(request: HttpRequest) -> HttpResponse:
+    """GET, POST /claim/ (signed-in users): enter the code the organiser gave you; your account
+    then plays the entry (see your table, report your results)."""
+    form = ClaimForm(request.POST or None, initial={"code": request.GET.get("code", "")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.player_claim(user=request.user, code=form.cleaned_data["code"])
+        except ApplicationError as exc:
+            form.add_error("code", str(exc.message))
+        else:
+            messages.success(
+                request, _("Welcome, %(name)s: the entry is yours.") % {"name": player.display_name}
+            )
+            member = player.memberships.select_related("tournament").order_by("-id").first()
+            if member is not None:
+                return redirect(detail_url(member.tournament))
+            return redirect(reverse("tournaments:my-events"))
+    return render(request, "tournaments/player/claim.html", {"form": form})
+
+
+# --- details and templates -------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def tournament_details(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/details/: date and time, venue, description, player cap."""
+    tournament = managed_tournament(request, tournament_id)
+    form = DetailsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Check the details: the player cap is at least 2."))
+        return redirect(detail_url(tournament))
+    run(
+        request,
+        lambda: services.tournament_set_details(tournament=tournament, **form.cleaned_data),
+        _("Details saved."),
+    )
+    return redirect(detail_url(tournament))
+
+
+@login_required
+@require_POST
+def tournament_duplicate(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/duplicate/: a new draft event with the same settings (no entries);
+    the user becomes its owner."""
+    tournament = managed_tournament(request, tournament_id)
+    copy = services.tournament_duplicate(tournament=tournament, owner=request.user)
+    messages.success(request, _("A copy is created: set its date and open registration."))
+    return redirect(detail_url(copy))

@@ -1,0 +1,112 @@
+"""Reads for the organiser's event-day tools: the round an entry is paired in, the history of a
+round (recorded actions and swaps) and of a match's games (corrections), and the players of an
+event with their claim codes (docs/rules.md §16 (Deck checks, penalties and result
+reporting))."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.models import (
+    Entry,
+    EntryMember,
+    GameCorrection,
+    Match,
+    PairingChange,
+    Round,
+    RoundSeat,
+    Tournament,
+    TournamentAction,
+)
+
+
+def _who(user: Any) -> str:
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
+
+
+def entry_paired_round(*, entry: Entry) -> Round | None:
+    """The tournament's last round when it is unfinished and ``entry`` has a table in it."""
+    rnd = Round.objects.filter(tournament_id=entry.tournament_id).order_by("-number").first()
+    if rnd is None or rnd.status == Round.Status.FINISHED:
+        return None
+    return rnd if RoundSeat.objects.filter(round=rnd, entry=entry).exists() else None
+
+
+def round_history(*, tournament: Tournament, number: int) -> list[dict[str, Any]]:
+    """Everything recorded about round ``number``, oldest first: ``[{"at", "who", "what",
+    "reason", "entry"}]`` from the action log and the swaps of its pairings."""
+    rows: list[dict[str, Any]] = [
+        {
+            "at": a.at,
+            "who": _who(a.by),
+            "what": a.get_kind_display(),
+            "reason": a.reason,
+            "entry": a.entry.name if a.entry else "",
+        }
+        for a in TournamentAction.objects.filter(
+            tournament=tournament, round_number=number
+        ).select_related("by", "entry")
+    ]
+    rows += [
+        {
+            "at": c.changed_at,
+            "who": _who(c.changed_by),
+            "what": f"⇄ {c.table_x} / {c.table_y} ({c.swap.upper()})",
+            "reason": c.reason,
+            "entry": "",
+        }
+        for c in PairingChange.objects.filter(
+            round__tournament=tournament, round__number=number
+        ).select_related("changed_by")
+    ]
+    return sorted(rows, key=lambda r: r["at"])
+
+
+def tournament_actions(*, tournament: Tournament) -> list[TournamentAction]:
+    """The event's action log, newest first."""
+    return list(
+        TournamentAction.objects.filter(tournament=tournament)
+        .select_related("by", "entry")
+        .order_by("-at", "-id")
+    )
+
+
+def _result_text(values: dict[str, Any], names: dict[int, str]) -> str:
+    if values.get("is_draw"):
+        return "="
+    winner = values.get("winner")
+    return names.get(winner, str(winner)) if winner is not None else "–"
+
+
+def match_corrections(*, match: Match) -> list[dict[str, Any]]:
+    """The corrections of the match's games, oldest first: ``[{"game", "at", "who", "before",
+    "after", "reason"}]`` with the winners by name (``=`` for a draw)."""
+    names = {
+        e.pk: e.name for e in Entry.objects.filter(pk__in=[match.entry_a_id, match.entry_b_id])
+    }
+    return [
+        {
+            "game": c.game.number,
+            "at": c.changed_at,
+            "who": _who(c.changed_by),
+            "before": _result_text(c.old, names),
+            "after": _result_text(c.new, names),
+            "reason": c.reason,
+        }
+        for c in GameCorrection.objects.filter(game__match=match)
+        .select_related("game", "changed_by")
+        .order_by("changed_at", "id")
+    ]
+
+
+def claim_codes(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The event's players without an account: ``[{"entry", "player", "code"}]`` by entry name
+    (``code`` empty when none was made yet)."""
+    members = (
+        EntryMember.objects.filter(tournament=tournament, player__user=None)
+        .select_related("entry", "player")
+        .order_by("entry__name", "seat")
+    )
+    return [{"entry": m.entry, "player": m.player, "code": m.player.claim_code} for m in members]

@@ -1,0 +1,257 @@
+"""Fixing a round after pairing: discard a draft round (and pair again), unpublish a published
+round that has no results, and drop an entry after pairing with either a new pairing or a bye
+for its opponent. Every action is recorded as a ``TournamentAction`` (who, when, why, the
+tables before) and shown in the round's history.
+
+Sources: docs/rules.md §14 (Swiss pairing and byes: a dropped entry is not paired again; a bye
+counts as a match win), §16 (Deck checks, penalties and result reporting: audited changes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
+from tournaments.models import Entry, Game, Match, ResultReport, Round, RoundSeat, TournamentAction
+from tournaments.models import Tournament as TournamentModel
+from tournaments.services._common import last_round, lock_tournament, require_status
+from tournaments.services.jobs import enqueue_standings
+from tournaments.services.rounds import round_pair_next
+
+R = Round.Status
+A = TournamentAction.Kind
+
+#: What ``entry_drop_after_pairing`` does with the round the entry was paired in.
+DROP_FIXES = ("repair", "bye")
+
+
+def _tables(rnd: Round) -> list[dict[str, Any]]:
+    return [
+        {"table": m.table, "a": m.entry_a_id, "b": m.entry_b_id}
+        for m in rnd.matches.order_by("table")
+    ]
+
+
+def _locked_round(round: Round) -> tuple[TournamentModel, Round]:
+    tournament = lock_tournament(round.tournament_id)
+    require_status(tournament, TournamentModel.Status.RUNNING)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    last = last_round(tournament)
+    if last is None or last.pk != rnd.pk:
+        raise InvalidState(
+            "round_not_last",
+            _("Only the last round can be changed this way."),
+            {"round": rnd.number},
+        )
+    return tournament, rnd
+
+
+def _round_has_results(rnd: Round) -> bool:
+    return (
+        Game.objects.filter(match__round=rnd).exists()
+        or ResultReport.objects.filter(match__round=rnd).exists()
+        or rnd.matches.exclude(die_roll_winner=None).exists()
+    )
+
+
+def _record(
+    tournament: TournamentModel,
+    kind: str,
+    *,
+    by: Any,
+    reason: str,
+    round_number: int | None = None,
+    entry: Entry | None = None,
+    params: dict[str, Any] | None = None,
+) -> TournamentAction:
+    return TournamentAction.objects.create(
+        tournament=tournament,
+        kind=kind,
+        round_number=round_number,
+        entry=entry,
+        reason=reason.strip(),
+        params=params or {},
+        by=by if getattr(by, "pk", None) else None,
+    )
+
+
+def _require_reason(reason: str) -> None:
+    if not (reason or "").strip():
+        raise ValidationFailed(
+            "reason_required", _("Give a reason; it is recorded."), {"field": "reason"}
+        )
+
+
+def _discard(tournament: TournamentModel, rnd: Round, *, by: Any, reason: str, kind: str) -> None:
+    _record(
+        tournament,
+        kind,
+        by=by,
+        reason=reason,
+        round_number=rnd.number,
+        params={"tables": _tables(rnd), "seed": rnd.seed},
+    )
+    rnd.delete()
+
+
+@transaction.atomic
+def round_discard(
+    *, round: Round, by: Any = None, reason: str = "", pair_again: bool = False
+) -> Round | None:
+    """Delete a draft round (its tables and seats) and, with ``pair_again``, pair it anew.
+
+    The tables before, the seed, who and why are recorded (``round_discarded``). Returns the
+    new draft round, or ``None`` without ``pair_again``.
+
+    Raises:
+        InvalidState: ``tournament_status``, ``round_not_last``, ``round_not_draft``.
+        ValidationFailed: ``reason_required``; the errors of ``round_pair_next``.
+    """
+    _require_reason(reason)
+    tournament, rnd = _locked_round(round)
+    if rnd.status != R.DRAFT:
+        raise InvalidState(
+            "round_not_draft",
+            _("Only a draft round can be discarded; unpublish it first."),
+            {"round": rnd.number, "status": rnd.status},
+        )
+    _discard(tournament, rnd, by=by, reason=reason, kind=A.ROUND_DISCARDED)
+    if pair_again:
+        return round_pair_next(tournament=tournament, requested_by=by)
+    return None
+
+
+@transaction.atomic
+def round_unpublish(*, round: Round, by: Any = None, reason: str = "") -> Round:
+    """published → draft, while no result, report or die roll is recorded in the round.
+
+    Raises:
+        InvalidState: ``tournament_status``, ``round_not_last``, ``round_not_published``.
+        Conflict: ``round_has_results``.
+        ValidationFailed: ``reason_required``.
+    """
+    _require_reason(reason)
+    tournament, rnd = _locked_round(round)
+    if rnd.status != R.PUBLISHED:
+        raise InvalidState(
+            "round_not_published",
+            _("Only a published round can be unpublished."),
+            {"round": rnd.number, "status": rnd.status},
+        )
+    if _round_has_results(rnd):
+        raise Conflict(
+            "round_has_results",
+            _("Results are already recorded in round %(round)s.") % {"round": rnd.number},
+            {"round": rnd.number},
+        )
+    _record(
+        tournament,
+        A.ROUND_UNPUBLISHED,
+        by=by,
+        reason=reason,
+        round_number=rnd.number,
+        params={"tables": _tables(rnd)},
+    )
+    rnd.status = R.DRAFT
+    rnd.published_at = None
+    rnd.save(update_fields=["status", "published_at"])
+    return rnd
+
+
+@transaction.atomic
+def entry_drop_after_pairing(
+    *, entry: Entry, fix: str, by: Any = None, reason: str = ""
+) -> Round | None:
+    """Drop an entry that is paired in the last, unfinished round, and fix that round.
+
+    The entry is dropped after the round before (it does not play this round).
+    ``fix="repair"``: the round is discarded and paired again without the entry (the round
+    must have no results; a published one goes back to draft first) — returns the new draft.
+    ``fix="bye"``: the entry's table becomes a bye for its opponent (that table must have no
+    games yet), which counts as a match win (docs/rules.md §14 (Swiss pairing and byes)) —
+    returns the round. Recorded as ``drop_repaired`` / ``drop_bye``.
+
+    Raises:
+        InvalidState: ``tournament_status``, ``not_paired`` (the entry has no table in an
+            unfinished last round), ``already_dropped``.
+        Conflict: ``round_has_results`` (repair), ``match_has_results`` (bye).
+        ValidationFailed: ``invalid_value`` (unknown fix), ``reason_required``.
+    """
+    if fix not in DROP_FIXES:
+        raise ValidationFailed(
+            "invalid_value", _("Choose a re-pair or a bye."), {"field": "fix", "value": fix}
+        )
+    _require_reason(reason)
+    tournament = lock_tournament(entry.tournament_id)
+    require_status(tournament, TournamentModel.Status.RUNNING)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    rnd = last_round(tournament)
+    seat = (
+        RoundSeat.objects.select_related("match").filter(round=rnd, entry=entry).first()
+        if rnd is not None and rnd.status != R.FINISHED
+        else None
+    )
+    if rnd is None or seat is None:
+        raise InvalidState(
+            "not_paired",
+            _("%(name)s is not paired in an unfinished round; drop them normally.")
+            % {"name": entry.name},
+            {"entry": entry.pk},
+        )
+    if entry.dropped_after_round is not None and entry.dropped_after_round < rnd.number:
+        raise InvalidState(
+            "already_dropped",
+            _("%(name)s has already dropped.") % {"name": entry.name},
+            {"entry": entry.pk},
+        )
+    entry.dropped_after_round = rnd.number - 1
+    entry.save(update_fields=["dropped_after_round"])
+    if fix == "repair":
+        if _round_has_results(rnd):
+            raise Conflict(
+                "round_has_results",
+                _("Results are already recorded in round %(round)s; give a bye instead.")
+                % {"round": rnd.number},
+                {"round": rnd.number},
+            )
+        _record(
+            tournament,
+            A.DROP_REPAIRED,
+            by=by,
+            reason=reason,
+            round_number=rnd.number,
+            entry=entry,
+            params={"tables": _tables(rnd), "seed": rnd.seed},
+        )
+        rnd.delete()
+        return round_pair_next(tournament=tournament, requested_by=by)
+    match: Match = seat.match
+    if match.games.exists() or match.reports.exists():
+        raise Conflict(
+            "match_has_results",
+            _("Results are already recorded at table %(table)s.") % {"table": match.table},
+            {"table": match.table},
+        )
+    before = _tables(rnd)
+    opponent = match.entry_b_id if match.entry_a_id == entry.pk else match.entry_a_id
+    seat.delete()
+    if opponent is None:
+        match.delete()
+    else:
+        match.entry_a_id, match.entry_b_id = opponent, None
+        match.die_roll_winner = match.game3_roll_winner = None
+        match.save(update_fields=["entry_a", "entry_b", "die_roll_winner", "game3_roll_winner"])
+    _record(
+        tournament,
+        A.DROP_BYE,
+        by=by,
+        reason=reason,
+        round_number=rnd.number,
+        entry=entry,
+        params={"tables": before, "after": _tables(rnd), "opponent": opponent},
+    )
+    enqueue_standings(tournament.pk)
+    return rnd
