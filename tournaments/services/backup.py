@@ -54,6 +54,7 @@ from tournaments.models import (
     StaffRole,
     StandingsSnapshot,
     Tournament,
+    TournamentAction,
 )
 
 BACKUP_KIND = "hkk-tournament-event"
@@ -77,6 +78,7 @@ EVENT_MODELS: tuple[type[models.Model], ...] = (
     Penalty,
     StaffRole,
     StandingsSnapshot,
+    TournamentAction,
 )
 
 
@@ -99,6 +101,7 @@ def _event_rows(t: Tournament) -> Iterable[tuple[type[models.Model], models.Quer
     yield Penalty, Penalty.objects.filter(tournament=t)
     yield StaffRole, StaffRole.objects.filter(tournament=t)
     yield StandingsSnapshot, StandingsSnapshot.objects.filter(tournament=t)
+    yield TournamentAction, TournamentAction.objects.filter(tournament=t)
 
 
 def _user_fields(model: type[models.Model]) -> list[str]:
