@@ -35,6 +35,7 @@ from tournaments.services._common import (
     lock_tournament,
     require_status,
 )
+from tournaments.services._details import apply_details, kind_for_format
 from tournaments.services.deck_lists import lock_lists, require_pairable
 
 S = Tournament.Status
@@ -104,13 +105,6 @@ def _format_or_not_found(format_slug: str) -> Format:
             {"slug": format_slug},
         )
     return fmt
-
-
-def format_kind(fmt: Format) -> str:
-    """The event kind a format implies: ``pair`` when its rule-set parameters say
-    ``"pair": true`` (HKK Páros, docs/rules.md §7 (HKK pair tournaments)), else ``individual``."""
-    params = fmt.params if isinstance(fmt.params, dict) else {}
-    return Tournament.Kind.PAIR if params.get("pair") else Tournament.Kind.INDIVIDUAL
 
 
 def _check_kind_and_name(kind: str, name: str) -> None:
@@ -262,10 +256,8 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament in ``draft``.
 
-    ``kind`` follows the format (:func:`format_kind`: a pair format makes a pair event); a
-    given ``kind`` that contradicts the format is refused (``kind_mismatch``). ``details`` may
-    set ``starts_at``, ``venue``, ``description`` and ``max_entries`` (see
-    :func:`tournament_set_details`).
+    ``kind`` follows the format (``_details.kind_for_format``); ``details``: date, venue,
+    description, player cap (``_details.apply_details``).
 
     The match structure (first-player policy, games per match, best-of ending, draws, Blue Moon
     crystal score) is copied from the format (:func:`format_structure`): HKK formats the HKK
@@ -288,17 +280,8 @@ def tournament_create(
             ``kind_mismatch`` (a kind the format does not allow).
     """
     fmt = _format_or_not_found(format_slug)
-    implied = format_kind(fmt)
-    kind = kind or implied
+    kind = kind_for_format(fmt, kind)
     _check_kind_and_name(kind, name)
-    if kind != implied:
-        raise ValidationFailed(
-            "kind_mismatch",
-            _("The format %(format)s is played by %(kind)s entries.")
-            % {"format": fmt.name, "kind": Tournament.Kind(implied).label},
-            {"kind": kind, "format_kind": implied},
-            fields={"kind": [_("This format decides the kind.")]},
-        )
     structure, tbs = _match_settings(
         fmt,
         games_per_match=games_per_match,
@@ -325,32 +308,6 @@ def tournament_create(
     apply_details(tournament, details or {})
     tournament.save()
     return tournament
-
-
-#: The descriptive fields ``tournament_set_details`` changes.
-DETAIL_FIELDS = ("starts_at", "venue", "description", "max_entries")
-
-
-def apply_details(tournament: Tournament, details: Mapping[str, Any]) -> None:
-    unknown = set(details) - set(DETAIL_FIELDS)
-    if unknown:
-        raise ValidationFailed(
-            "invalid_value",
-            _("Unknown event detail: %(key)s.") % {"key": ", ".join(sorted(unknown))},
-            {"fields": sorted(unknown)},
-        )
-    cap = details.get("max_entries", tournament.max_entries)
-    if cap is not None and (not isinstance(cap, int) or cap < 2):
-        raise ValidationFailed(
-            "invalid_value",
-            _("The player cap must be at least 2."),
-            {"field": "max_entries"},
-            fields={"max_entries": [_("The player cap must be at least 2.")]},
-        )
-    for key, value in details.items():
-        if key in ("venue", "description"):
-            value = str(value or "").strip()
-        setattr(tournament, key, value)
 
 
 # --- status changes -----------------------------------------------------------------------
