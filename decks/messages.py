@@ -233,13 +233,13 @@ def message_for(violation: Violation) -> str:
     """The translated message for ``violation`` in the active language.
 
     Unknown codes get a generic message naming the code; a message whose placeholder has no
-    param shows ``?`` there rather than failing. Suggestions of ``unknown_card`` are not in
-    the message (clients show ``params["suggestions"]`` themselves) except as a trailing
-    "Did you mean …?" sentence.
+    param shows ``?`` there rather than failing. Suggestions of ``unknown_card`` and
+    ``card_not_in_catalogue`` are not in the message (clients show ``params["suggestions"]``
+    themselves) except as a trailing "Did you mean …?" sentence.
     """
     template = MESSAGES.get(violation.code, GENERIC_MESSAGE)
     text = str(template) % _Lenient(message_params(violation))
-    if violation.code == "unknown_card":
+    if violation.code in ("unknown_card", "card_not_in_catalogue"):
         suggestions = violation.params.get("suggestions") or []
         if suggestions:
             text = (

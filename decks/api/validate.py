@@ -83,12 +83,26 @@ class DeckCountsOutputSerializer(serializers.Serializer):
 
 
 class DeckValidateOutputSerializer(serializers.Serializer):
-    """The 200 body of POST /api/decks/validate/: format slug, ``legal``, the counts, the rule card,
-    follower and hero found, and the errors and warnings (:class:`ViolationOutputSerializer`).
+    """The 200 body of POST /api/decks/validate/: format slug, the verdict (``status``;
+    ``legal`` true only when ``status`` is ``legal``), the names a partial catalogue lacks,
+    the counts, the rule card, follower and hero found, and the errors and warnings
+    (:class:`ViolationOutputSerializer`). docs/rules.md §17 (Card data sources and coverage).
     """
 
     format = serializers.CharField()
-    legal = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"],
+        help_text=_(
+            "legal: every rule checked and none broken; illegal: a rule is broken; unverified: "
+            "nothing checked is broken, but some rule could not be checked (e.g. a card the "
+            "partial catalogue lacks)."
+        ),
+    )
+    legal = serializers.BooleanField(help_text=_("True only when status is legal."))
+    unknown_cards = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=_("Names the partial card catalogue lacks, in list order."),
+    )
     counts = DeckCountsOutputSerializer()
     rule_card = serializers.CharField(allow_null=True)
     follower = serializers.CharField(allow_null=True)

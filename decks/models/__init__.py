@@ -14,7 +14,15 @@ Every model is imported here, so Django, the migrations and ``from decks.models 
 them all; importing this package also connects the catalogue-version signal receivers.
 """
 
-from decks.models.catalogue import Card, CardKindChoices, Edition, Game
+from decks.models.catalogue import (
+    Card,
+    CardKindChoices,
+    CatalogueSyncRun,
+    CatalogueSyncStatus,
+    CoverageChoices,
+    Edition,
+    Game,
+)
 from decks.models.formats import (
     BanKind,
     BanList,
@@ -33,7 +41,10 @@ __all__ = [
     "BanListEntry",
     "Card",
     "CardKindChoices",
+    "CatalogueSyncRun",
+    "CatalogueSyncStatus",
     "CatalogueVersion",
+    "CoverageChoices",
     "Edition",
     "FirstPlayerPolicy",
     "Format",

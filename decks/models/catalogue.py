@@ -7,19 +7,48 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from decks.domain.editions import parse_partial_date
 from decks.domain.normalize import normalize_name
-from decks.domain.types import CardKind
+from decks.domain.types import CardKind, Coverage
+
+
+class CoverageChoices(models.TextChoices):
+    """Database choices mirroring :class:`decks.domain.types.Coverage` (docs/rules.md §17 (Card
+    data sources and coverage))."""
+
+    COMPLETE = Coverage.COMPLETE.value, _("complete")
+    PARTIAL = Coverage.PARTIAL.value, _("partial")
 
 
 class Game(models.Model):
-    """A card game: ``hkk``, ``wow`` or ``bluemoon``."""
+    """A card game: ``hkk``, ``wow`` or ``bluemoon``, with what its card catalogue covers.
+
+    ``coverage``: ``complete`` = every card of the game is in the catalogue, so an unknown name
+    is an error; ``partial`` = a sample, so a list naming a card it lacks is ``unverified``.
+    ``catalogue_source`` says where the cards came from; ``last_synced_at`` is the end of the
+    last publisher sync (``None``: never). docs/rules.md §17 (Card data sources and coverage).
+    """
 
     slug = models.SlugField(_("slug"), max_length=32, unique=True)
     name = models.CharField(_("name"), max_length=100)
+    coverage = models.CharField(
+        _("catalogue coverage"),
+        max_length=16,
+        choices=CoverageChoices.choices,
+        default=CoverageChoices.COMPLETE,
+        help_text=_(
+            "Complete: every card of the game is loaded, an unknown name makes a list illegal. "
+            "Partial: a sample, a list naming a card it lacks is unverified."
+        ),
+    )
+    catalogue_source = models.CharField(_("catalogue source"), max_length=300, blank=True)
+    last_synced_at = models.DateTimeField(_("last sync"), null=True, blank=True)
 
     class Meta:
         verbose_name = pgettext_lazy("card game", "game")
@@ -42,6 +71,28 @@ class Edition(models.Model):
     )
     code = models.CharField(_("code"), max_length=100)
     name = models.CharField(_("name"), max_length=200, blank=True)
+    released = models.CharField(
+        _("released"),
+        max_length=10,
+        blank=True,
+        help_text=_("Release date as far as known: YYYY, YYYY-MM or YYYY-MM-DD; empty if unknown."),
+    )
+    released_after = models.DateField(
+        _("released on or after"),
+        null=True,
+        blank=True,
+        help_text=_("Lower bound, if only that is known."),
+    )
+    released_before = models.DateField(
+        _("released before"),
+        null=True,
+        blank=True,
+        help_text=_("Upper bound, if only that is known."),
+    )
+    block = models.CharField(_("block"), max_length=100, blank=True)
+    block_order = models.PositiveSmallIntegerField(_("block order"), null=True, blank=True)
+    group = models.CharField(_("set group"), max_length=32, blank=True)
+    kind = models.CharField(_("set kind"), max_length=32, blank=True)
 
     class Meta:
         verbose_name = _("edition")
@@ -53,6 +104,12 @@ class Edition(models.Model):
 
     def __str__(self) -> str:
         return self.name or self.code
+
+    def clean(self) -> None:
+        try:
+            parse_partial_date(self.released or "")
+        except ValueError:
+            raise ValidationError({"released": _("Use YYYY, YYYY-MM or YYYY-MM-DD.")}) from None
 
 
 class CardKindChoices(models.TextChoices):
@@ -153,3 +210,57 @@ class Card(models.Model):
         if kwargs.get("update_fields") is not None:
             kwargs["update_fields"] = {*kwargs["update_fields"], "normalized_name"}
         super().save(*args, **kwargs)
+
+
+class CatalogueSyncStatus(models.TextChoices):
+    """Where a :class:`CatalogueSyncRun` stands."""
+
+    PENDING = "pending", _("waiting")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class CatalogueSyncRun(models.Model):
+    """One sync of a game's catalogue from the publisher, started from the admin and run as a
+    background job; its progress is stored here and shown in the admin.
+
+    ``requests_done`` / ``requests_total``: HTTP requests answered (from the cache or the
+    server) out of those planned so far (the total grows when a year is split by edition).
+    ``message``: the counts when done, the error when failed. docs/rules.md §17 (Card data
+    sources and coverage).
+    """
+
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        related_name="sync_runs",
+        verbose_name=pgettext_lazy("card game", "game"),
+    )
+    status = models.CharField(
+        _("status"),
+        max_length=16,
+        choices=CatalogueSyncStatus.choices,
+        default=CatalogueSyncStatus.PENDING,
+    )
+    requests_done = models.PositiveIntegerField(_("requests done"), default=0)
+    requests_total = models.PositiveIntegerField(_("requests planned"), default=0)
+    message = models.TextField(_("message"), blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("catalogue sync")
+        verbose_name_plural = _("catalogue syncs")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.created_at:%Y-%m-%d %H:%M}"

@@ -22,10 +22,17 @@ from django.utils.translation import gettext_lazy as _
 from decks import models
 from decks.domain.index import CardIndex
 from decks.domain.normalize import normalize_name
-from decks.domain.types import Card, CardKind
+from decks.domain.types import Card, CardKind, Coverage
 from decks.selectors.cache import catalogue_cache
 
-__all__ = ["CardFilter", "card_list", "card_to_domain", "cards_for_game", "get_card_index"]
+__all__ = [
+    "CardFilter",
+    "card_list",
+    "card_to_domain",
+    "cards_for_game",
+    "catalogue_coverage",
+    "get_card_index",
+]
 
 
 def _trait_map(value: object) -> dict[str, frozenset[str]]:
@@ -34,13 +41,25 @@ def _trait_map(value: object) -> dict[str, frozenset[str]]:
     return {str(k): frozenset(str(v) for v in (vals or ())) for k, vals in value.items()}
 
 
-def card_to_domain(row: models.Card, *, game_slug: str | None = None) -> Card:
+def card_to_domain(
+    row: models.Card,
+    *,
+    game_slug: str | None = None,
+    edition_codes: tuple[str, ...] | None = None,
+) -> Card:
     """Turn a ``decks.models.Card`` row into a frozen domain :class:`Card`.
 
     ``colours`` becomes ``None`` when ``colours_unknown``; ``copy_group`` falls back to the
-    normalised name; ``faction`` ``""`` becomes ``None``. Pass ``game_slug`` to avoid a query
-    for ``row.game`` (otherwise use ``select_related("game")``).
+    normalised name; ``faction`` ``""`` becomes ``None``. The ``editions`` relation becomes
+    ``attributes["editions"]`` (edition codes), as the loaders give it: pass
+    ``edition_codes`` when already read (bulk), else the relation is read (use
+    ``prefetch_related("editions")``). Pass ``game_slug`` to avoid a query for ``row.game``
+    (otherwise use ``select_related("game")``).
     """
+    attributes = dict(row.attributes or {})
+    if edition_codes is None:
+        edition_codes = tuple(sorted(e.code for e in row.editions.all()))
+    attributes["editions"] = edition_codes
     return Card(
         id=row.external_id,
         game=game_slug or row.game.slug,
@@ -55,7 +74,7 @@ def card_to_domain(row: models.Card, *, game_slug: str | None = None) -> Card:
         unlimited=row.unlimited,
         rarity=row.rarity,
         copy_group=row.copy_group or row.normalized_name,
-        attributes=dict(row.attributes or {}),
+        attributes=attributes,
     )
 
 
@@ -64,25 +83,52 @@ def cards_for_game(game_slug: str) -> list[Card]:
     rows = models.Card.objects.filter(game__slug=game_slug).order_by(
         "normalized_name", "external_id"
     )
-    return [card_to_domain(row, game_slug=game_slug) for row in rows]
+    codes = _edition_codes(models.Card.objects.filter(game__slug=game_slug))
+    return [
+        card_to_domain(row, game_slug=game_slug, edition_codes=codes.get(row.pk, ()))
+        for row in rows
+    ]
+
+
+def _edition_codes(cards: QuerySet[models.Card]) -> dict[int, tuple[str, ...]]:
+    """``{card pk: sorted edition codes}`` for ``cards`` in one query."""
+    found: dict[int, list[str]] = {}
+    through = models.Card.editions.through.objects.filter(card__in=cards)
+    for card_id, code in through.values_list("card_id", "edition__code"):
+        found.setdefault(card_id, []).append(code)
+    return {pk: tuple(sorted(codes)) for pk, codes in found.items()}
 
 
 def _all_cards() -> list[Card]:
     slugs = dict(models.Game.objects.values_list("pk", "slug"))
+    codes = _edition_codes(models.Card.objects.all())
     return [
-        card_to_domain(row, game_slug=slugs[row.game_id])
+        card_to_domain(row, game_slug=slugs[row.game_id], edition_codes=codes.get(row.pk, ()))
         for row in models.Card.objects.order_by("pk").iterator(chunk_size=2000)
     ]
 
 
+def catalogue_coverage() -> dict[str, Coverage]:
+    """``{game slug: Coverage}`` as the organiser or the last sync set it (``Game.coverage``).
+    docs/rules.md §17 (Card data sources and coverage)."""
+    return {
+        slug: Coverage(value) for slug, value in models.Game.objects.values_list("slug", "coverage")
+    }
+
+
 def get_card_index() -> CardIndex:
-    """The :class:`CardIndex` over every game's cards, cached in-process.
+    """The :class:`CardIndex` over every game's cards, with each game's coverage, cached
+    in-process.
 
     Rebuilt when the catalogue version changed (checked at most once per
     :data:`decks.selectors.cache.VERSION_CHECK_SECONDS`), so admin edits show up within about a
-    second in every worker process. Building it reads all cards once (about 4,000 rows).
+    second in every worker process. Building it reads all cards once (about 4,000 rows) and
+    their edition links in one more query. A game whose coverage is partial makes a list
+    naming a card it lacks ``unverified`` (docs/rules.md §17).
     """
-    return catalogue_cache.get("card_index", lambda: CardIndex(_all_cards()))
+    return catalogue_cache.get(
+        "card_index", lambda: CardIndex(_all_cards(), coverage=catalogue_coverage())
+    )
 
 
 class CardFilter(django_filters.FilterSet):

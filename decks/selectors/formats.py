@@ -13,11 +13,22 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from decks import models
+from decks.domain.editions import (
+    Edition,
+    EditionLegality,
+    policy_from_params,
+    resolve_edition_legality,
+)
 from decks.domain.types import FormatSpec, SideboardMode
 from decks.errors import UnknownFormat
 from decks.selectors.cache import catalogue_cache
 
-__all__ = ["format_list_active", "format_spec"]
+__all__ = [
+    "edition_table",
+    "format_edition_legality",
+    "format_list_active",
+    "format_spec",
+]
 
 
 def format_list_active() -> QuerySet[models.Format]:
@@ -48,6 +59,40 @@ def _resolve_bans(fmt: models.Format, on: date) -> tuple[frozenset[str], frozens
     return frozenset(banned), frozenset(sideboard_only - banned)
 
 
+def edition_table(game: models.Game | int) -> list[Edition]:
+    """Every edition of ``game`` as a domain :class:`~decks.domain.editions.Edition` (code,
+    name, release date or bounds, block). docs/rules.md §4, §10."""
+    return [
+        Edition(
+            code=row.code,
+            name=row.name,
+            released=row.released,
+            released_before=row.released_before,
+            released_after=row.released_after,
+            block=row.block,
+            block_order=row.block_order,
+            group=row.group,
+            kind=row.kind,
+        )
+        for row in models.Edition.objects.filter(game=game)
+    ]
+
+
+def format_edition_legality(fmt: models.Format) -> EditionLegality | None:
+    """The editions ``fmt`` allows: its policy (``Format.params`` keys read by
+    ``decks.domain.editions.policy_from_params``) applied to the game's edition table;
+    ``None`` when the format restricts no edition. A malformed policy (which the admin form
+    refuses) restricts nothing rather than breaking validation. docs/rules.md §4 (HKK formats
+    and ban lists (Retró, TM, Páros)), §10 (WoW TCG formats and ban lists)."""
+    try:
+        policy = policy_from_params(dict(fmt.params or {}), label=fmt.name)
+    except ValueError:
+        return None
+    if policy is None or not policy.restricts:
+        return None
+    return resolve_edition_legality(policy, edition_table(fmt.game_id))
+
+
 def _build_spec(slug: str, on: date) -> FormatSpec:
     fmt = models.Format.objects.select_related("game").filter(slug=slug, is_active=True).first()
     if fmt is None:
@@ -68,6 +113,7 @@ def _build_spec(slug: str, on: date) -> FormatSpec:
         banned=banned,
         sideboard_only=sideboard_only,
         params=dict(fmt.params or {}),
+        editions=format_edition_legality(fmt),
     )
 
 

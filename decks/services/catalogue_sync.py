@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from decks import models
+from decks.domain.editions import Edition
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Card
 
@@ -109,34 +110,70 @@ def _wanted_cards(game_slug: str, cards: Iterable[Card]) -> dict[str, _Wanted]:
     return wanted
 
 
-def _sync_editions(
-    game: models.Game, wanted: Mapping[str, _Wanted], edition_names: Mapping[str, str]
-) -> tuple[dict[str, int], int, int]:
-    """Create missing editions and rename changed ones.
+#: Edition columns written from a domain :class:`~decks.domain.editions.Edition`.
+EDITION_FIELDS = (
+    "released",
+    "released_after",
+    "released_before",
+    "block",
+    "block_order",
+    "group",
+    "kind",
+)
 
-    Returns ``({code: edition pk}, number created, number renamed)``.
+
+def _edition_values(edition: Edition) -> dict[str, object]:
+    return {name: getattr(edition, name) for name in EDITION_FIELDS}
+
+
+def _sync_editions(
+    game: models.Game,
+    wanted: Mapping[str, _Wanted],
+    edition_names: Mapping[str, str],
+    table: Iterable[Edition],
+) -> tuple[dict[str, int], int, int]:
+    """Create missing editions, rename changed ones and refresh release data from ``table``.
+
+    Returns ``({code: edition pk}, number created, number changed)``.
     """
     names = dict(edition_names)
+    facts = {edition.code: edition for edition in table}
+    for code, edition in facts.items():
+        if edition.name:
+            names[code] = edition.name
+        else:
+            names.setdefault(code, "")
     for _card, _values, codes in wanted.values():
         for code in codes:
             names.setdefault(code, "")
     existing = {e.code: e for e in models.Edition.objects.filter(game=game)}
     new_editions = [
-        models.Edition(game=game, code=code, name=name)
+        models.Edition(
+            game=game,
+            code=code,
+            name=name,
+            **(_edition_values(facts[code]) if code in facts else {}),
+        )
         for code, name in names.items()
         if code not in existing
     ]
-    renamed = [
-        edition
-        for code, edition in existing.items()
-        if names.get(code) and names[code] != edition.name
-    ]
-    for edition in renamed:
-        edition.name = names[edition.code]
+    changed = []
+    for code, edition in existing.items():
+        dirty = False
+        if names.get(code) and names[code] != edition.name:
+            edition.name = names[code]
+            dirty = True
+        if code in facts:
+            for name, value in _edition_values(facts[code]).items():
+                if getattr(edition, name) != value:
+                    setattr(edition, name, value)
+                    dirty = True
+        if dirty:
+            changed.append(edition)
     models.Edition.objects.bulk_create(new_editions, batch_size=500)
-    models.Edition.objects.bulk_update(renamed, ["name"], batch_size=500)
+    models.Edition.objects.bulk_update(changed, ["name", *EDITION_FIELDS], batch_size=500)
     edition_ids = dict(models.Edition.objects.filter(game=game).values_list("code", "pk"))
-    return edition_ids, len(new_editions), len(renamed)
+    return edition_ids, len(new_editions), len(changed)
 
 
 @dataclass
@@ -232,6 +269,7 @@ def catalogue_sync(
     game_slug: str,
     cards: Iterable[Card],
     edition_names: Mapping[str, str] | None = None,
+    editions: Iterable[Edition] = (),
 ) -> SyncResult:
     """Create or update ``cards`` of one game; never deletes cards that are not in the input.
 
@@ -245,6 +283,8 @@ def catalogue_sync(
             reloading unchanged data.
         edition_names: code → name for editions to create or rename (also those without
             cards, e.g. all of HKK's editions.json).
+        editions: the game's edition table (release dates or bounds, blocks): creates the
+            editions it names and refreshes their release data (docs/rules.md §4, §10).
 
     Returns:
         :class:`SyncResult`; a second identical call reports everything unchanged and writes
@@ -258,7 +298,7 @@ def catalogue_sync(
     )
     wanted = _wanted_cards(game_slug, cards)
     edition_ids, editions_created, editions_renamed = _sync_editions(
-        game, wanted, edition_names or {}
+        game, wanted, edition_names or {}, editions
     )
     plan = _plan_cards(game, wanted, edition_ids)
     _write_cards(game, plan)

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from decks.domain.types import Verdict
 from decks.domain.validate import ValidationResult, validate_structured, validate_text
 from decks.errors import DeckInputError
 from decks.messages import message_for
@@ -103,11 +104,18 @@ def deck_validate(
 def validation_result_dict(result: ValidationResult) -> dict[str, Any]:
     """The JSON shape of a result, messages in the active language.
 
-    Shape: ``{"format": slug, "legal": bool, "counts": {"main": int, "sideboard": int},
+    Shape: ``{"format": slug, "status": "legal"|"illegal"|"unverified", "legal": bool,
+    "unknown_cards": [names], "counts": {"main": int, "sideboard": int},
     "rule_card": name|None, "follower": name|None, "hero": name|None,
     "errors": [{"code", "message", "card", "line", "params"}], "warnings": [...]}``.
+
+    ``legal`` is true only when ``status`` is ``legal``: an ``unverified`` list (a card the
+    partial catalogue lacks, unknown colours, editions or moon costs …) is not known to be
+    legal. docs/rules.md §17 (Card data sources and coverage).
     """
-    return result.to_dict(message_for)
+    data = result.to_dict(message_for, include_status=True)
+    data["legal"] = data["status"] == Verdict.LEGAL
+    return data
 
 
 def decode_upload(raw: bytes) -> str | None:

@@ -1,8 +1,8 @@
 """``manage.py load_catalogue``: load every bundled card catalogue (idempotent).
 
-WoW TCG (``decks/data/wowtcg/wow_tcg.csv``), HKK (sample CSV + all editions of
-``editions.json``) and, when ``decks/loaders/bluemoon.py`` exists and exposes
-``load_bundled()``, Blue Moon. Prints created / updated / unchanged per game and the time.
+WoW TCG (``decks/data/wowtcg/wow_tcg.csv`` + ``sets.csv``), HKK (sample CSV + name-only
+entries of the usage statistics + every edition of ``editions.json`` with its release date)
+and, when ``decks/loaders/bluemoon.py`` exists and exposes ``load_bundled()``, Blue Moon. Prints created / updated / unchanged per game and the time.
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ from decks.services.catalogue_sync import catalogue_sync
 
 
 def bundled_catalogues():
-    """Yield ``(game_slug, cards, edition_names)`` for every bundled catalogue."""
+    """Yield ``(game_slug, cards, edition_names, edition table)`` for every bundled catalogue:
+    WoW TCG (CSV, set table with blocks), HKK (sample + name-only entries of the usage
+    statistics, ``hkk.parse_bundled``; every edition with its release date) and Blue Moon."""
     wow_cards = wowtcg.parse_csv()
-    yield "wow", wow_cards, wowtcg.editions(wow_cards)
-    yield "hkk", hkk.parse_sample_csv(), hkk.parse_editions()
+    yield "wow", wow_cards, wowtcg.editions(wow_cards), wowtcg.parse_sets()
+    yield "hkk", hkk.parse_bundled(), hkk.parse_editions(), hkk.parse_edition_releases()
     bluemoon = optional_module("decks.loaders.bluemoon")
     if bluemoon is not None and hasattr(bluemoon, "load_bundled"):
-        yield "bluemoon", bluemoon.load_bundled(), None
+        yield "bluemoon", bluemoon.load_bundled(), None, ()
 
 
 class Command(BaseCommand):
@@ -41,8 +43,8 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 results = [
-                    catalogue_sync(game_slug=game, cards=cards, edition_names=editions)
-                    for game, cards, editions in bundled_catalogues()
+                    catalogue_sync(game_slug=game, cards=cards, edition_names=names, editions=table)
+                    for game, cards, names, table in bundled_catalogues()
                 ]
         except CatalogueFormatError as exc:
             raise CommandError(

@@ -1,7 +1,9 @@
 """``manage.py validate_deck PATH --format SLUG [--json] [--date YYYY-MM-DD] [--lang hu|en]``.
 
 Exit status: 0 the deck is legal, 1 it is illegal, 2 the input is unusable (unreadable or
-empty file, unknown format, bad date). ``--json`` prints exactly one JSON object, the shape of
+empty file, unknown format, bad date), 3 unverified (nothing checked is broken, but some rule
+could not be checked: a card the partial catalogue lacks, unknown facts; docs/rules.md §17
+(Card data sources and coverage)). ``--json`` prints exactly one JSON object, the shape of
 ``decks.services.validation.validation_result_dict``; otherwise a readable report (Hungarian by
 default).
 """
@@ -25,6 +27,8 @@ from decks.services.validation import deck_validate, decode_upload, validation_r
 EXIT_LEGAL = 0
 EXIT_ILLEGAL = 1
 EXIT_UNUSABLE = 2
+EXIT_UNVERIFIED = 3
+EXIT_STATUS = {"legal": EXIT_LEGAL, "illegal": EXIT_ILLEGAL, "unverified": EXIT_UNVERIFIED}
 
 
 class Command(BaseCommand):
@@ -32,11 +36,14 @@ class Command(BaseCommand):
     deck-list file (``decks.services.validation.deck_validate``) and print a report or one JSON
     object.
 
-    Exit status 0 legal, 1 illegal (``sys.exit``), 2 unusable input (``CommandError``: unreadable
-    or non-text file, unknown format, bad date, unusable list).
+    Exit status 0 legal, 1 illegal, 3 unverified (``sys.exit``), 2 unusable input
+    (``CommandError``: unreadable or non-text file, unknown format, bad date, unusable list).
     """
 
-    help = "Validate a deck list file against a format (exit 0 legal, 1 illegal, 2 bad input)."
+    help = (
+        "Validate a deck list file against a format "
+        "(exit 0 legal, 1 illegal, 2 bad input, 3 unverified)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="Deck list file (UTF-8 or Windows-1250 text).")
@@ -54,11 +61,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         with translation.override(options["lang"] or settings.LANGUAGE_CODE):
-            legal = self._run(options)
-        if not legal:
-            sys.exit(EXIT_ILLEGAL)
+            status = self._run(options)
+        if status != EXIT_LEGAL:
+            sys.exit(status)
 
-    def _run(self, options: dict[str, Any]) -> bool:
+    def _run(self, options: dict[str, Any]) -> int:
         on = None
         if options["date"]:
             try:
@@ -85,7 +92,7 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
         else:
             self._report(options["path"], data)
-        return bool(data["legal"])
+        return EXIT_STATUS[data["status"]]
 
     def _read(self, path: Path) -> str:
         try:
@@ -106,9 +113,12 @@ class Command(BaseCommand):
 
     def _report(self, path: str, data: dict[str, Any]) -> None:
         out = self.stdout
-        verdict = (
-            self.style.SUCCESS(_("LEGAL")) if data["legal"] else self.style.ERROR(_("ILLEGAL"))
-        )
+        if data["status"] == "legal":
+            verdict = self.style.SUCCESS(_("LEGAL"))
+        elif data["status"] == "unverified":
+            verdict = self.style.WARNING(_("UNVERIFIED"))
+        else:
+            verdict = self.style.ERROR(_("ILLEGAL"))
         out.write(
             _("%(path)s (format %(format)s): %(verdict)s")
             % {"path": path, "format": data["format"], "verdict": verdict}
@@ -124,6 +134,11 @@ class Command(BaseCommand):
         ):
             if data.get(key):
                 out.write(f"{label}: {data[key]}")
+        if data["unknown_cards"]:
+            out.write(
+                _("Not in the card catalogue (it is partial): %(names)s")
+                % {"names": ", ".join(data["unknown_cards"])}
+            )
         for key, heading in (("errors", _("Errors")), ("warnings", _("Warnings"))):
             items = data[key]
             if not items:

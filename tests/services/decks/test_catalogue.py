@@ -62,11 +62,11 @@ def test_load_catalogue_is_idempotent():
     _empty_catalogue()
     first = _load()
     assert "wow: 3186 created, 0 updated, 0 unchanged" in first
-    assert "hkk: 624 created, 0 updated, 0 unchanged" in first
+    assert "hkk: 836 created, 0 updated, 0 unchanged" in first
     version = CatalogueVersion.current()
     second = _load()
     assert "wow: 0 created, 0 updated, 3186 unchanged" in second
-    assert "hkk: 0 created, 0 updated, 624 unchanged" in second
+    assert "hkk: 0 created, 0 updated, 836 unchanged" in second
     assert CatalogueVersion.current() == version  # nothing written
     assert Card.objects.filter(game__slug="wow").count() == 3186
     assert Edition.objects.filter(game__slug="hkk", code="195").exists()
@@ -102,7 +102,7 @@ def test_adapter_round_trips_loader_facts():
     boris = card_to_domain(Card.objects.get(game__slug="wow", external_id="1"))
     assert boris.kind is CardKind.HERO
     assert boris.hero_traits["profession"] == frozenset({"Enchanting", "Tailoring"})
-    assert "editions" not in boris.attributes
+    assert boris.attributes["editions"] == ("Heroes of Azeroth",)
     wow_cards = cards_for_game("wow")
     assert len(wow_cards) == 3186
     assert sum(1 for c in wow_cards if c.name == "Death Coil") == 2
