@@ -10,3 +10,7 @@ class DecksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "decks"
     verbose_name = _("Decks")
+
+    def ready(self) -> None:
+        """Register the decks Celery tasks in every process (web, worker, shell)."""
+        from decks import tasks  # noqa: F401  (imported for its task registrations)

@@ -31,7 +31,7 @@ class CatalogueCoverageApi(APIView):
                 "complete: an unknown card name makes a list illegal; partial: unverified."
             ),
         )
-        source = serializers.CharField()
+        source = serializers.CharField()  # type: ignore[assignment]
         cards = serializers.IntegerField(help_text=_("Cards in the catalogue."))
         name_only = serializers.IntegerField(
             help_text=_("Of them, names whose facts (types, colours, editions) are unknown.")

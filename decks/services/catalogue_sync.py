@@ -22,7 +22,13 @@ from decks.domain.editions import Edition
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Card
 
-__all__ = ["GAME_NAMES", "SyncResult", "catalogue_sync"]
+__all__ = [
+    "GAME_NAMES",
+    "CatalogueDiff",
+    "SyncResult",
+    "catalogue_diff",
+    "catalogue_sync",
+]
 
 #: Display names of the games created on first load.
 GAME_NAMES = {"hkk": "Hatalom Kártyái", "wow": "World of Warcraft TCG", "bluemoon": "Blue Moon"}
@@ -157,19 +163,19 @@ def _sync_editions(
         for code, name in names.items()
         if code not in existing
     ]
-    changed = []
-    for code, edition in existing.items():
+    changed: list[models.Edition] = []
+    for code, row in existing.items():
         dirty = False
-        if names.get(code) and names[code] != edition.name:
-            edition.name = names[code]
+        if names.get(code) and names[code] != row.name:
+            row.name = names[code]
             dirty = True
         if code in facts:
             for name, value in _edition_values(facts[code]).items():
-                if getattr(edition, name) != value:
-                    setattr(edition, name, value)
+                if getattr(row, name) != value:
+                    setattr(row, name, value)
                     dirty = True
         if dirty:
-            changed.append(edition)
+            changed.append(row)
     models.Edition.objects.bulk_create(new_editions, batch_size=500)
     models.Edition.objects.bulk_update(changed, ["name", *EDITION_FIELDS], batch_size=500)
     edition_ids = dict(models.Edition.objects.filter(game=game).values_list("code", "pk"))
@@ -260,6 +266,49 @@ def _write_cards(game: models.Game, plan: _CardPlan) -> None:
             for edition_id in sorted(edition_set)
         ],
         batch_size=1000,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogueDiff:
+    """What :func:`catalogue_sync` would do with ``cards``, without writing: external ids
+    ``created`` / ``updated`` / ``unchanged``, and ``missing``: cards of the game in the
+    database that the input lacks (a sync never deletes them)."""
+
+    game: str
+    created: tuple[str, ...]
+    updated: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    missing: tuple[str, ...]
+
+
+def catalogue_diff(*, game_slug: str, cards: Iterable[Card]) -> CatalogueDiff:
+    """Compare ``cards`` with the stored catalogue of ``game_slug`` by fingerprint (read only).
+
+    Raises:
+        ValueError: a card of another game, or two cards with the same id.
+    """
+    wanted = _wanted_cards(game_slug, cards)
+    existing = dict(
+        models.Card.objects.filter(game__slug=game_slug).values_list("external_id", "source_hash")
+    )
+    created: list[str] = []
+    updated: list[str] = []
+    unchanged: list[str] = []
+    for external_id, (_card, values, codes) in wanted.items():
+        if external_id not in existing:
+            created.append(external_id)
+        elif existing[external_id] == _fingerprint(values, codes):
+            unchanged.append(external_id)
+        else:
+            updated.append(external_id)
+    missing = sorted(set(existing) - set(wanted))
+    return CatalogueDiff(
+        game=game_slug,
+        created=tuple(created),
+        updated=tuple(updated),
+        unchanged=tuple(unchanged),
+        missing=tuple(missing),
     )
 
 

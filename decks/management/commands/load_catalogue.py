@@ -2,7 +2,8 @@
 
 WoW TCG (``decks/data/wowtcg/wow_tcg.csv`` + ``sets.csv``), HKK (sample CSV + name-only
 entries of the usage statistics + every edition of ``editions.json`` with its release date)
-and, when ``decks/loaders/bluemoon.py`` exists and exposes ``load_bundled()``, Blue Moon. Prints created / updated / unchanged per game and the time.
+and, when ``decks/loaders/bluemoon.py`` exists and exposes ``load_bundled()``, Blue Moon.
+Prints created / updated / unchanged per game and the time.
 """
 
 from __future__ import annotations
