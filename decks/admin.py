@@ -2,35 +2,96 @@
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from decks.admin_forms import FormatAdminForm
 from decks.models import (
     BanList,
     BanListEntry,
     Card,
+    CatalogueSyncRun,
     CatalogueVersion,
     Edition,
     Format,
     Game,
     GameStartEffect,
 )
+from decks.services.publisher_sync import catalogue_sync_run_start
+from hkk_tournament.errors import ApplicationError, error_message
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    """Card games (slug and name); search by either."""
+    """Card games with their catalogue coverage; the action "Sync the card catalogue from the
+    publisher" starts a background sync (progress under "Catalogue syncs"). docs/rules.md §17
+    (Card data sources and coverage)."""
 
-    list_display = ["slug", "name"]
+    list_display = ["slug", "name", "coverage", "last_synced_at"]
     search_fields = ["slug", "name"]
+    readonly_fields = ["last_synced_at"]
+    actions = ["sync_from_publisher"]
+
+    @admin.action(
+        description=_("Sync the card catalogue from the publisher"),
+        permissions=["change"],
+    )
+    def sync_from_publisher(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        for game in queryset:
+            try:
+                run = catalogue_sync_run_start(game=game, requested_by=request.user)
+            except ApplicationError as exc:
+                self.message_user(request, error_message(exc), messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    _("Sync of %(game)s started (run %(run)s).") % {"game": game, "run": run.pk},
+                    messages.SUCCESS,
+                )
+
+
+@admin.register(CatalogueSyncRun)
+class CatalogueSyncRunAdmin(admin.ModelAdmin):
+    """Publisher syncs and their progress (requests done / planned, status, message);
+    read-only: start one with the action on the games list."""
+
+    list_display = [
+        "game",
+        "status",
+        "requests_done",
+        "requests_total",
+        "created_at",
+        "finished_at",
+        "requested_by",
+    ]
+    list_filter = ["game", "status"]
+    readonly_fields = [
+        "game",
+        "status",
+        "requests_done",
+        "requests_total",
+        "message",
+        "requested_by",
+        "created_at",
+        "finished_at",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Edition)
 class EditionAdmin(admin.ModelAdmin):
-    """Editions / sets of a game (source code and name); filter by game, search by code or name."""
+    """Editions / sets of a game: code, name, release date (or bounds) and WoW block, which
+    formats' edition policies read; filter by game, search by code or name."""
 
-    list_display = ["code", "name", "game"]
-    list_filter = ["game"]
+    list_display = ["code", "name", "game", "released", "block"]
+    list_filter = ["game", "block"]
     search_fields = ["code", "name"]
 
 
@@ -106,14 +167,15 @@ class FormatBanListInline(admin.TabularInline):
 
 @admin.register(Format)
 class FormatAdmin(admin.ModelAdmin):
-    """Formats: rule set, deck-size, sideboard, copy and colour limits, defaults for tournaments and
-    the active flag; ban lists are attached in :class:`FormatBanListInline`.
+    """Formats: rule set, deck-size, sideboard, copy and colour limits, defaults for tournaments,
+    the active flag and the legal editions (:class:`decks.admin_forms.FormatAdminForm`); ban
+    lists are attached in :class:`FormatBanListInline`.
     """
 
+    form = FormatAdminForm
     list_display = ["name", "slug", "game", "rule_set", "min_main", "copy_limit", "is_active"]
     list_filter = ["game", "rule_set", "is_active"]
     search_fields = ["name", "slug"]
-    exclude = ["ban_lists"]
     inlines = [FormatBanListInline]
 
 

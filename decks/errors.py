@@ -6,6 +6,7 @@ translated ``message``; the project's API handler renders them as
 
 - :class:`DeckInputError` (``invalid_deck_input``): the deck list cannot be validated at all;
 - :class:`UnknownFormat` (``unknown_format``): no active format has the slug;
+- :class:`UnknownGame` (``unknown_game``): no game has the slug;
 - :class:`GameStartInputError` (``invalid_game_start``, ``bad_side_size``,
   ``missing_player_name``, ``duplicate_player_name``): the game-start input cannot be computed.
 """
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import ValidationFailed
 
-__all__ = ["DeckInputError", "GameStartInputError", "UnknownFormat"]
+__all__ = ["DeckInputError", "GameStartInputError", "UnknownFormat", "UnknownGame"]
 
 
 class DeckInputError(ValidationFailed):
@@ -46,6 +47,16 @@ class UnknownFormat(ValidationFailed):
             "unknown_format",
             _("Unknown format: %(format)s.") % {"format": slug},
             {"format": slug},
+        )
+
+
+class UnknownGame(ValidationFailed):
+    """No game has this slug (``code`` ``"unknown_game"``, ``params["game"]``)."""
+
+    def __init__(self, slug: str) -> None:
+        self.slug = slug
+        super().__init__(
+            "unknown_game", _("Unknown game: %(game)s.") % {"game": slug}, {"game": slug}
         )
 
 

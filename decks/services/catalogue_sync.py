@@ -21,12 +21,14 @@ from decks import models
 from decks.domain.editions import Edition
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Card
+from decks.loaders.export import CatalogueExport
 
 __all__ = [
     "GAME_NAMES",
     "CatalogueDiff",
     "SyncResult",
     "catalogue_diff",
+    "catalogue_import_export",
     "catalogue_sync",
 ]
 
@@ -360,3 +362,25 @@ def catalogue_sync(
         unchanged=len(wanted) - len(plan.to_create) - len(plan.to_update),
         editions_created=editions_created,
     )
+
+
+@transaction.atomic
+def catalogue_import_export(*, export: CatalogueExport) -> SyncResult:
+    """Write a catalogue read back from ``manage.py export_cards`` (``decks.loaders.export``):
+    cards, the edition table, and the game's coverage and source when the file gives them.
+    Into an empty database this recreates the exported catalogue exactly (cards, editions,
+    kinds, colours, flags). docs/rules.md §17 (Card data sources and coverage).
+
+    Raises:
+        ValueError: a card of another game, or two cards with the same id.
+    """
+    result = catalogue_sync(game_slug=export.game, cards=export.cards, editions=export.editions)
+    updates: dict[str, object] = {}
+    if export.coverage in models.CoverageChoices.values:
+        updates["coverage"] = export.coverage
+    if export.source:
+        updates["catalogue_source"] = export.source[:300]
+    if updates and models.Game.objects.filter(slug=export.game).exclude(**updates).exists():
+        models.Game.objects.filter(slug=export.game).update(**updates)
+        models.CatalogueVersion.bump()
+    return result

@@ -1,7 +1,9 @@
 """``manage.py import_cards GAME FILE``: load an organiser's full card file for one game.
 
-The importer comes from the registry ``decks.loaders.IMPORTERS`` (``hkk``: the publisher's
-card-search JSON; ``bluemoon``: registered by ``decks.loaders.bluemoon``). The whole import
+A file written by ``manage.py export_cards`` (any game) is read back losslessly
+(``decks.loaders.export``). Otherwise the importer comes from the registry
+``decks.loaders.IMPORTERS`` (``hkk``: the publisher's card-search JSON; ``bluemoon``:
+registered by ``decks.loaders.bluemoon``). The whole import
 is one transaction: a malformed file writes nothing and exits with status 2 (CommandError
 ``returncode``), via the error message naming the bad record.
 """
@@ -14,8 +16,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from decks.loaders import CatalogueFormatError, get_importer, importer_names
+from decks.loaders.export import is_export, parse_export, read_json
 from decks.selectors.cache import clear_caches
-from decks.services.catalogue_sync import catalogue_sync
+from decks.services.catalogue_sync import catalogue_import_export, catalogue_sync
 
 ERROR_STATUS = 2
 
@@ -34,6 +37,19 @@ class Command(BaseCommand):
         parser.add_argument("file", help=_("Path of the card file."))
 
     def handle(self, *args, game: str, file: str, **options):
+        path = Path(file)
+        if path.suffix.lower() == ".json" and path.is_file():
+            try:
+                data = read_json(path)
+            except CatalogueFormatError as exc:
+                raise CommandError(
+                    _("The file is not valid card data, nothing was imported: %(error)s")
+                    % {"error": exc},
+                    returncode=ERROR_STATUS,
+                ) from exc
+            if is_export(data):
+                self._import_export(game, path, data)
+                return
         importer = get_importer(game)
         if importer is None:
             raise CommandError(
@@ -41,7 +57,6 @@ class Command(BaseCommand):
                 % {"game": game, "games": ", ".join(importer_names())},
                 returncode=ERROR_STATUS,
             )
-        path = Path(file)
         if not path.is_file():
             raise CommandError(
                 _("File not found: %(path)s") % {"path": path}, returncode=ERROR_STATUS
@@ -76,6 +91,34 @@ class Command(BaseCommand):
                 % {
                     "game": game,
                     "total": len(cards),
+                    "created": result.created,
+                    "updated": result.updated,
+                    "unchanged": result.unchanged,
+                    "editions": result.editions_created,
+                }
+            )
+        )
+
+    def _import_export(self, game: str, path: Path, data: object) -> None:
+        try:
+            export = parse_export(data, game=game, source=path.name)
+            result = catalogue_import_export(export=export)
+        except (CatalogueFormatError, ValueError) as exc:
+            raise CommandError(
+                _("The file is not valid card data, nothing was imported: %(error)s")
+                % {"error": exc},
+                returncode=ERROR_STATUS,
+            ) from exc
+        clear_caches()
+        self.stdout.write(
+            self.style.SUCCESS(
+                _(
+                    "%(game)s: %(total)d cards read; %(created)d created, %(updated)d updated, "
+                    "%(unchanged)d unchanged, %(editions)d new editions."
+                )
+                % {
+                    "game": game,
+                    "total": len(export.cards),
                     "created": result.created,
                     "updated": result.updated,
                     "unchanged": result.unchanged,

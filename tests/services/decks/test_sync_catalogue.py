@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
+from django.utils import translation
 
 from decks import models
 from decks.domain import codes
@@ -106,6 +107,12 @@ def _empty_hkk_catalogue():
 
 def sync(base: str, cache: Path, *extra: str) -> str:
     out = io.StringIO()
+    with translation.override("en"):
+        _call(base, cache, extra, out)
+    return out.getvalue()
+
+
+def _call(base: str, cache: Path, extra: tuple[str, ...], out: io.StringIO) -> None:
     call_command(
         "sync_catalogue",
         "hkk",
@@ -119,7 +126,6 @@ def sync(base: str, cache: Path, *extra: str) -> str:
         stdout=out,
         stderr=io.StringIO(),
     )
-    return out.getvalue()
 
 
 def hkk_cards() -> dict[str, models.Card]:
