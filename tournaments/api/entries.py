@@ -95,7 +95,9 @@ class EntryOutputSerializer(serializers.Serializer):
     dropped_after_round = serializers.IntegerField(
         source="entry.dropped_after_round", allow_null=True
     )
-    deck_status = serializers.ChoiceField(choices=["legal", "override", "illegal", "missing"])
+    deck_status = serializers.ChoiceField(
+        choices=["legal", "override", "unverified", "illegal", "missing"]
+    )
     override_reason = serializers.CharField(source="entry.pairing_override_reason")
     members = MemberOutputSerializer(many=True)
 
@@ -121,8 +123,9 @@ class DeckSubmitInputSerializer(serializers.Serializer):
 class DeckSubmissionOutputSerializer(serializers.Serializer):
     """One stored version of a member's deck list (GET/POST .../entries/{entry_id}/decks/).
 
-    ``legal`` is ``validator_legal`` unless ``extra_errors`` (e.g. ``pair_rule_card_mismatch``)
-    make it illegal; ``result`` holds the validator's errors and warnings.
+    ``legal`` is ``validator_legal`` (or an unverified list approved with ``approval_reason``)
+    unless ``extra_errors`` (e.g. ``pair_rule_card_mismatch``) make it illegal; ``status`` is
+    the validator's verdict; ``result`` holds the validator's errors and warnings.
     """
 
     id = serializers.IntegerField()
@@ -133,6 +136,13 @@ class DeckSubmissionOutputSerializer(serializers.Serializer):
     format = serializers.CharField(source="format_slug")
     legal = serializers.BooleanField()
     validator_legal = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"],
+        help_text=_("The validator's verdict; an unverified list is legal only once approved."),
+    )
+    approval_reason = serializers.CharField(
+        help_text=_("The organiser's reason for accepting an unverified list (empty: none).")
+    )
     is_current = serializers.BooleanField()
     locked = serializers.BooleanField()
     rule_card = serializers.CharField()
@@ -329,6 +339,38 @@ class EntryOverrideApi(TournamentApi):
             entry=entry, reason=serializer.validated_data["reason"], by=request.user
         )
         return Response(EntryStateOutputSerializer(entry).data)
+
+
+class EntryDeckApproveApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/entries/{entry_id}/decks/{deck_id}/approve/: accept
+    an unverified deck list (a card the partial catalogue lacks …) as legal for this event.
+
+    Organisers only (``require_manage``). Body ``OverrideInputSerializer`` (``reason``, stored
+    with the organiser and time). 200 with ``DeckSubmissionOutputSerializer``; 404
+    ``entry_not_found``, ``deck_not_found``; 409 ``deck_not_unverified``,
+    ``deck_not_current``; 400 ``reason_required``. docs/rules.md §17 (Card data sources and
+    coverage).
+    """
+
+    @extend_schema(
+        operation_id="tournaments_entries_deck_approve",
+        summary="Approve an unverified deck list (reason recorded)",
+        request=OverrideInputSerializer,
+        responses={200: DeckSubmissionOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int, deck_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        serializer = OverrideInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        submission = services.deck_approve_unverified(
+            tournament=tournament,
+            entry=entry,
+            submission_id=deck_id,
+            reason=serializer.validated_data["reason"],
+            by=request.user,
+        )
+        return Response(DeckSubmissionOutputSerializer(submission).data)
 
 
 class EntryDropApi(TournamentApi):

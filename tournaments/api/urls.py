@@ -77,6 +77,11 @@ urlpatterns = [
         name="tournaments-entry-decks",
     ),
     path(
+        T + "entries/<id:entry_id>/decks/<id:deck_id>/approve/",
+        entries.EntryDeckApproveApi.as_view(),
+        name="tournaments-entry-deck-approve",
+    ),
+    path(
         T + "entries/<id:entry_id>/override/",
         entries.EntryOverrideApi.as_view(),
         name="tournaments-entry-override",

@@ -16,10 +16,13 @@ class DeckSubmission(models.Model):
 
     ``result`` is the full ``decks.services.validation.validation_result_dict`` output;
     ``extra_errors`` are tournament-level errors added on top (``pair_rule_card_mismatch``,
-    docs/rules.md §7 (HKK pair tournaments)). ``legal`` = the deck validator said legal and
-    there is no extra error. ``is_current`` marks the member's latest version; ``locked`` marks
-    the snapshot the tournament accepted when lists locked (its ``text``/``data``/``result``
-    never change afterwards).
+    docs/rules.md §7 (HKK pair tournaments)). ``status`` is the validator's verdict (legal,
+    illegal, unverified); ``legal`` = the verdict is legal, or an unverified list the organiser
+    approved with a recorded reason (``approval_reason``, ``approved_by``, ``approved_at``;
+    docs/rules.md §17 (Card data sources and coverage)), and there is no extra error.
+    ``is_current`` marks the member's latest version; ``locked`` marks the snapshot the
+    tournament accepted when lists locked (its ``text``/``data``/``result`` never change
+    afterwards).
     """
 
     member = models.ForeignKey(
@@ -40,7 +43,35 @@ class DeckSubmission(models.Model):
     submitted_at = models.DateTimeField(_("submitted at"), auto_now_add=True)
     validated_at = models.DateTimeField(_("validated at"))
     validator_legal = models.BooleanField(_("legal per the deck rules"))
+    status = models.CharField(
+        _("verdict"),
+        max_length=16,
+        choices=[
+            ("legal", _("legal")),
+            ("illegal", _("not legal")),
+            ("unverified", _("unverified")),
+        ],
+        default="legal",
+        help_text=_(
+            "The deck validator's verdict. Unverified: nothing checked is broken, but some rule "
+            "could not be checked (e.g. a card the partial catalogue lacks)."
+        ),
+    )
     legal = models.BooleanField(_("legal"))
+    approval_reason = models.TextField(
+        _("approval reason"),
+        blank=True,
+        help_text=_("Why the organiser accepted an unverified list."),
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("approved by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
     result = models.JSONField(_("validation result"), default=dict)
     extra_errors = models.JSONField(_("tournament errors"), default=list, blank=True)
     rule_card = models.CharField(_("rule card"), max_length=200, blank=True)

@@ -1,6 +1,7 @@
 """Organiser pages for the entries of an event: add a player or a pair team (a late entry while
 the event runs), enter a member's deck list, let an entry play without a legal list (override,
-with a reason) and drop an entry from the next round on.
+with a reason), approve an unverified list (with a reason) and drop an entry from the next round
+on.
 
 Who may: ``can_manage`` on the event (403; 404 when the event or the entry is not visible);
 anonymous users go to the login page. Deck lists are checked by the services against
@@ -95,6 +96,11 @@ def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
         else:
             if submission.legal:
                 messages.success(request, _("The list is stored and legal."))
+            elif submission.status == "unverified":
+                messages.warning(
+                    request,
+                    _("The list is stored but unverified: check it and approve it with a reason."),
+                )
             else:
                 messages.warning(request, _("The list is stored but it is not legal."))
             if request.POST.get("back") == "event":  # pasted from the entries table
@@ -127,6 +133,33 @@ def entry_override(request: HttpRequest, tournament_id: int, entry_id: int) -> H
         _("Override recorded."),
     )
     return redirect(detail_url(tournament))
+
+
+@login_required
+@require_POST
+def entry_deck_approve(
+    request: HttpRequest, tournament_id: int, entry_id: int, deck_id: int
+) -> HttpResponse:
+    """POST /tournaments/<id>/entries/<entry_id>/decks/<deck_id>/approve/ (organisers): accept an
+    unverified list with the :class:`ReasonForm` reason (``services.deck_approve_unverified``;
+    docs/rules.md §17 (Card data sources and coverage)). Redirects to the entry's deck page.
+    """
+    tournament = managed_tournament(request, tournament_id)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    entry = entry_of(tournament, entry_id)
+    run(
+        request,
+        lambda: services.deck_approve_unverified(
+            tournament=tournament,
+            entry=entry,
+            submission_id=deck_id,
+            reason=reason,
+            by=request.user,
+        ),
+        _("The unverified list is approved."),
+    )
+    return redirect(reverse("tournaments:entry-deck", args=[tournament.pk, entry.pk]))
 
 
 @login_required

@@ -67,6 +67,11 @@ urlpatterns = [
     path(T + "entries/<id:entry_id>/deck/", organiser_entries.entry_deck, name="entry-deck"),
     path(T + "entries/<id:entry_id>/lists/", player.entry_lists_view, name="entry-lists"),
     path(
+        T + "entries/<id:entry_id>/decks/<id:deck_id>/approve/",
+        organiser_entries.entry_deck_approve,
+        name="entry-deck-approve",
+    ),
+    path(
         T + "entries/<id:entry_id>/override/",
         organiser_entries.entry_override,
         name="entry-override",

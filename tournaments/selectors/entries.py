@@ -124,7 +124,9 @@ class EntryView:
     """An entry for display: members, deck status and drop state.
 
     ``deck_status``: ``"legal"`` (every member has a current legal list), ``"override"``
-    (paired by organiser override), ``"illegal"`` (some list is not legal) or ``"missing"``.
+    (paired by organiser override), ``"unverified"`` (a list could not be fully checked and
+    waits for the organiser's approval, docs/rules.md §17), ``"illegal"`` (some list is not
+    legal) or ``"missing"``.
     """
 
     entry: Entry
@@ -152,6 +154,8 @@ class EntryView:
             return "override"
         if any(d is None for d in decks) or not decks:
             return "missing"
+        if all(d is not None and (d.legal or d.status == "unverified") for d in decks):
+            return "unverified"
         return "illegal"
 
     @property
@@ -161,6 +165,7 @@ class EntryView:
             "override": gettext("override"),
             "illegal": gettext("not legal"),
             "missing": gettext("missing"),
+            "unverified": gettext("unverified: the organiser must approve"),
         }
         return labels[self.deck_status]
 

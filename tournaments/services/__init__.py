@@ -37,6 +37,7 @@ from tournaments.services.deck_checks import (
 )
 from tournaments.services.deck_lists import (
     PAIR_RULE_CARD_MISMATCH,
+    deck_approve_unverified,
     deck_submit,
     entry_has_legal_lists,
     entry_is_pairable,
@@ -133,6 +134,7 @@ __all__ = [
     "NextRight",
     "PAIR_RULE_CARD_MISMATCH",
     "clock_read",
+    "deck_approve_unverified",
     "deck_check_add",
     "deck_check_count",
     "deck_check_record",

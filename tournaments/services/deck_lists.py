@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from decks.domain.types import Verdict
 from decks.domain.validate import ValidationResult
 from decks.errors import DeckInputError, UnknownFormat
 from decks.services.validation import deck_validate, validation_result_dict
@@ -63,13 +64,18 @@ def _mismatch_error(mine: str, theirs: str, partner_seat: str) -> dict[str, Any]
     }
 
 
+def _accepted(sub: DeckSubmission) -> bool:
+    """Legal by the validator, or unverified and approved by the organiser with a reason."""
+    return sub.validator_legal or (sub.status == Verdict.UNVERIFIED and bool(sub.approval_reason))
+
+
 def _set_extra_errors(sub: DeckSubmission, extras: list[dict[str, Any]]) -> None:
     extra_codes = {PAIR_RULE_CARD_MISMATCH}
     result = dict(sub.result or {})
     errors = [e for e in result.get("errors", []) if e.get("code") not in extra_codes]
     result["errors"] = errors + extras
     sub.extra_errors = extras
-    sub.legal = sub.validator_legal and not extras
+    sub.legal = _accepted(sub) and not extras
     result["legal"] = sub.legal
     sub.result = result
 
@@ -177,8 +183,9 @@ def _new_version(
         format_slug=tournament.format.slug,
         submitted_by=by,
         validated_at=timezone.now(),
-        validator_legal=bool(result.legal),
-        legal=bool(result.legal),
+        validator_legal=result.status == Verdict.LEGAL,
+        status=str(result.status),
+        legal=result.status == Verdict.LEGAL,
         result=validation_result_dict(result),
         rule_card=result.rule_card or "",
         follower=result.follower or "",
@@ -207,7 +214,10 @@ def deck_submit(
     must equal the partner's current one, or both none (docs/rules.md §7 (HKK pair
     tournaments)): otherwise both current lists get the extra error
     ``pair_rule_card_mismatch`` and are not legal until one is replaced. Rejected lists are
-    stored too (``legal=False``, errors in ``result``).
+    stored too (``legal=False``, errors in ``result``), and so are unverified ones (a card the
+    partial catalogue lacks …): they are not legal until the organiser approves them with a
+    reason (:func:`deck_approve_unverified`; docs/rules.md §17 (Card data sources and
+    coverage)).
 
     Raises:
         NotFound: ``not_a_member`` (player not in this entry / entry not in this tournament).
@@ -223,6 +233,61 @@ def deck_submit(
     if tournament.is_pair:
         _reconcile_pair(member, sub)
     sub.save()
+    return sub
+
+
+@transaction.atomic
+def deck_approve_unverified(
+    *, tournament: Tournament, entry: Entry, submission_id: int, reason: str, by: Any = None
+) -> DeckSubmission:
+    """Accept an unverified deck list (nothing checked is broken, but some rule could not be
+    checked, e.g. a card the partial catalogue lacks) as legal for this event; the reason,
+    organiser and time are recorded, as for an override. docs/rules.md §17 (Card data sources
+    and coverage), §16 (Deck checks, penalties and result reporting).
+
+    Raises:
+        NotFound: ``deck_not_found`` (no such list of this entry).
+        InvalidState: ``tournament_status`` (finished), ``deck_not_unverified`` (the list is
+            legal or illegal), ``deck_not_current`` (a newer version exists).
+        ValidationFailed: ``reason_required`` (blank reason).
+    """
+    tournament = lock_tournament(tournament)
+    require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
+    sub = (
+        DeckSubmission.objects.select_for_update()
+        .filter(pk=submission_id, member__entry=entry, member__entry__tournament=tournament)
+        .first()
+    )
+    if sub is None:
+        raise NotFound(
+            "deck_not_found",
+            _("No such deck list in this entry."),
+            {"entry": entry.pk, "deck": submission_id},
+        )
+    if sub.status != Verdict.UNVERIFIED:
+        raise InvalidState(
+            "deck_not_unverified",
+            _("Only an unverified list can be approved."),
+            {"deck": sub.pk, "status": sub.status},
+        )
+    if not sub.is_current:
+        raise InvalidState(
+            "deck_not_current",
+            _("A newer version of this list exists."),
+            {"deck": sub.pk},
+        )
+    if not (reason or "").strip():
+        raise ValidationFailed(
+            "reason_required", _("Give a reason for the approval."), {"field": "reason"}
+        )
+    sub.approval_reason = reason.strip()
+    sub.approved_by = by
+    sub.approved_at = timezone.now()
+    sub.legal = _accepted(sub) and not sub.extra_errors
+    result = dict(sub.result or {})
+    result["legal"] = sub.legal
+    sub.result = result
+    sub.save(update_fields=["approval_reason", "approved_by", "approved_at", "legal", "result"])
     return sub
 
 

@@ -37,7 +37,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from decks.domain.types import Card as DomainCard
-from decks.domain.types import CardKind
+from decks.domain.types import CardKind, Verdict, unknown_facts
 from decks.models import Card, Format
 from decks.selectors.cache import clear_caches
 from decks.selectors.cards import cards_for_game
@@ -60,7 +60,7 @@ def _example_deck(game: str, format_slug: str) -> str:
     path = Path(settings.BASE_DIR) / "examples" / f"{game}-legal.txt"
     if path.exists():
         text = path.read_text(encoding="utf-8")
-        if deck_validate(format_slug=format_slug, text=text).legal:
+        if deck_validate(format_slug=format_slug, text=text).status == Verdict.LEGAL:
             return text
     raise CommandError(_("No legal sample deck for format %(slug)s.") % {"slug": format_slug})
 
@@ -110,6 +110,8 @@ def build_legal_deck(
     if game != "hkk":
         return _example_deck(game, format_slug), None
     cards = cards if cards is not None else cards_for_game("hkk")
+    # Name-only entries (facts unknown) would make the list unverified, not legal.
+    cards = [card for card in cards if not unknown_facts(card)]
     colourless = set(fmt.colours_not_counted or ()) | {"Színtelen", "Bufa"}
     gods = sorted(
         {c for card in cards if card.kind is CardKind.CARD for c in (card.colours or ())}
@@ -126,9 +128,9 @@ def build_legal_deck(
         rc = rule_card if rule_card is not None else (rng.choice(rule_cards) if rule_cards else "")
         text = _hkk_text(names, rc)
         result = deck_validate(format_slug=format_slug, text=text)
-        if result.legal:
+        if result.status == Verdict.LEGAL:
             return text, rc or None
-        rejected |= {error.card for error in result.errors if error.card}
+        rejected |= {v.card for v in (*result.errors, *result.warnings) if v.card}
         if rule_card is None and rc in rejected:
             rule_cards = [r for r in rule_cards if r != rc]
     raise CommandError(
