@@ -261,6 +261,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The bounded path converters (hkk_tournament.converters) are integers in the schema.
     "PATH_CONVERTER_OVERRIDES": {"id": int, "userid": int, "small": int},
+    # Choice sets named "status" in several components get one stable name each.
+    "ENUM_NAME_OVERRIDES": {
+        "DeckVerdictEnum": ["legal", "illegal", "unverified"],
+        "RoundStatusEnum": "tournaments.models.rounds.Round.Status",
+    },
 }
 # Upload and body limits (bytes): a deck list is small; anything larger is rejected.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("HKK_MAX_BODY_BYTES", 512 * 1024)

@@ -52,13 +52,27 @@ from tests.api.tournaments.permission_world import (
     record_report,
     t_url,
 )
-from tests.factories import ILLEGAL_DECK
+from tests.factories import ILLEGAL_DECK, hkk_deck
+from tournaments import services
 from tournaments.api import urls as api_urls
+from tournaments.models import DeckSubmission
 
 pytestmark = pytest.mark.django_db
 
 
 DRAFT_HIDDEN = PLAYERS | OUTSIDERS  # a draft is visible to its staff only
+
+
+def submit_unverified(world: World) -> None:
+    """A current list of the player's entry naming a card the partial catalogue lacks."""
+    member = world.entry.members.select_related("player").first()
+    services.deck_submit(
+        tournament=world.t,
+        entry=world.entry,
+        player=member.player,
+        text=hkk_deck() + "\n1 Nincs ilyen lap a mintában\n",
+    )
+
 
 CASES = [
     # tournaments
@@ -143,6 +157,19 @@ CASES = [
         lambda w: f"{BASE}{w.t.pk}/entries/{w.entry.pk}/decks/",
         JUDGES | {PLAYER},
         200,
+    ),
+    Case(
+        "tournaments-entry-deck-approve",
+        "post",
+        REG,
+        lambda w: (
+            f"{BASE}{w.t.pk}/entries/{w.entry.pk}/decks/"
+            f"{DeckSubmission.objects.get(member__entry=w.entry, is_current=True).pk}/approve/"
+        ),
+        MANAGERS,
+        200,
+        body=lambda w: {"reason": "printed card seen"},
+        prepare=submit_unverified,
     ),
     Case(
         "tournaments-entry-override",

@@ -66,14 +66,16 @@ def test_player_registers_submits_an_illegal_then_a_legal_list(hkk_catalogue):
         HTTP_X_CSRFTOKEN=token,
     )
     assert api.status_code == 200 and api.json()["legal"] is False
-    assert any(e.get("line") == 3 for e in api.json()["errors"])
+    assert api.json()["status"] == "illegal"  # too small; the unknown name is only reported
+    assert any(w.get("line") == 3 for w in api.json()["warnings"])
 
     r = c.post(deck_url, {"csrfmiddlewaretoken": token, "text": UNKNOWN_CARD_DECK}, follow=True)
     html = r.content.decode()
     assert "Your list is stored but it is not legal" in html
     assert 'data-code="deck_too_small"' in html
     assert re.search(
-        r'data-code="unknown_card" data-line="3"><span class="lineno">Line 3</span>', html
+        r'data-code="card_not_in_catalogue" data-line="3"><span class="lineno">Line 3</span>',
+        html,
     )
     assert DeckSubmission.objects.get().legal is False
 

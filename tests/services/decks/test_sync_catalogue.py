@@ -244,6 +244,7 @@ def test_admin_started_sync_runs_as_a_job_and_stores_its_progress(
             HKK_CARD_API_CACHE=str(tmp_path / "cache"),
         ),
         django_capture_on_commit_callbacks(execute=True),
+        translation.override("en"),
     ):
         run = catalogue_sync_run_start(game=game, requested_by=user)
     run.refresh_from_db()
