@@ -65,7 +65,7 @@ DRAFT_HIDDEN = PLAYERS | OUTSIDERS  # a draft is visible to its staff only
 
 def submit_unverified(world: World) -> None:
     """A current list of the player's entry naming a card the partial catalogue lacks."""
-    member = world.entry.members.select_related("player").first()
+    member = world.entry.members.select_related("player").order_by("seat")[0]
     services.deck_submit(
         tournament=world.t,
         entry=world.entry,
