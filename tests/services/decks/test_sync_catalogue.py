@@ -239,12 +239,12 @@ def test_admin_started_sync_runs_as_a_job_and_stores_its_progress(
     user = get_user_model().objects.create_user("organiser", password="x" * 12, is_staff=True)
     game = models.Game.objects.get(slug="hkk")
     with (
+        translation.override("en"),  # outermost: the job runs when the capture below exits
         override_settings(
             HKK_CARD_API_URL=f"{base}/ok/api.php?lapkereso",
             HKK_CARD_API_CACHE=str(tmp_path / "cache"),
         ),
         django_capture_on_commit_callbacks(execute=True),
-        translation.override("en"),
     ):
         run = catalogue_sync_run_start(game=game, requested_by=user)
     run.refresh_from_db()
