@@ -87,6 +87,7 @@ class FormatAdminForm(forms.ModelForm):
             "params",
             "first_player_policy",
             "games_per_match",
+            "match_structure",
             "default_tiebreakers",
             "is_active",
         ]

@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from decks.admin import FormatAdmin as DecksFormatAdmin
+from decks.admin_forms import FormatAdminForm
 from decks.models import Format
 from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.models import (
@@ -168,14 +169,11 @@ class DeckCheckAdmin(ReadOnlyAdmin):
     list_filter = ["outcome", "penalty", "random_pick"]
 
 
-class FormatMatchStructureForm(forms.ModelForm):
-    """The format form with its ``match_structure`` JSON checked by
-    ``MatchStructure.from_dict`` (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG
-    matches and first player), §13 (Blue Moon matches)); ``{}`` keeps the game's default."""
-
-    class Meta:
-        model = Format
-        exclude = ["ban_lists"]  # noqa: DJ006 (as decks.admin.FormatAdmin: every other field)
+class FormatMatchStructureForm(FormatAdminForm):
+    """The decks format form (with its edition policy fields) plus the ``match_structure`` JSON
+    checked by ``MatchStructure.from_dict`` (docs/rules.md §6 (HKK first-player rights), §11
+    (WoW TCG matches and first player), §13 (Blue Moon matches)); ``{}`` keeps the game's
+    default."""
 
     def clean_match_structure(self) -> Any:
         data = self.cleaned_data.get("match_structure")

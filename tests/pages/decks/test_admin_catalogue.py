@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -52,6 +54,7 @@ def test_saving_the_policy_fields_writes_params(admin_client):
             "colours_not_counted": "[]",
             "params": '{"other": 1}',
             "default_tiebreakers": "[]",
+            "match_structure": json.dumps(core.match_structure),
             "is_active": "on",
             "last_blocks": "2",
             "last_blocks_as_of": "Drums of War",

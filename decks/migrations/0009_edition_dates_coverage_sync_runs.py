@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('decks', '0006_relabel_sources'),
+        ('decks', '0008_seed_match_structures'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -14,7 +14,7 @@ def set_status(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_roles_reports_deck_checks'),
+        ('tournaments', '0004_backfill_match_structure'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,12 +6,18 @@
 - WoW TCG Classic (every set), Core (the last three blocks, counted back from Scourgewar, the
   newest block of the bundled card data) and Block (Scourgewar), as the domain presets
   ``WOW_CLASSIC``, ``wow_core`` and ``wow_block`` (docs/rules.md §10 (WoW TCG formats and ban
-  lists)); each copies the deck rules of ``wow-constructed``.
+  lists)); each copies the deck rules of ``wow-constructed`` and gets the seeded match
+  structure (Core: best of one).
 - The bundled HKK catalogue is a sample: coverage ``partial`` (docs/rules.md §17 (Card data
   sources and coverage)).
 """
 
+import importlib
+
 from django.db import migrations
+
+#: The match structure seeded per format (WoW TCG Core is best of one, docs/rules.md §11).
+structure_for = importlib.import_module("decks.migrations.0008_seed_match_structures").structure_for
 
 RETRO_PARAMS = {"editions_released_before": "2000-04-01", "extra_legal_editions": ["247"]}
 
@@ -59,6 +65,10 @@ def seed(apps, schema_editor):
     if base is not None:
         for slug, name, description, params in WOW_FORMATS:
             values = {field: getattr(base, field) for field in COPIED}
+            structure = structure_for("wow", slug)
+            if structure is not None:
+                values["match_structure"] = dict(structure)
+                values["games_per_match"] = structure["games_per_match"]
             Format.objects.get_or_create(
                 slug=slug,
                 defaults={
@@ -84,6 +94,6 @@ def unseed(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("decks", "0007_edition_dates_coverage_sync_runs")]
+    dependencies = [("decks", "0009_edition_dates_coverage_sync_runs")]
 
     operations = [migrations.RunPython(seed, unseed)]
