@@ -11,7 +11,7 @@ from typing import Any, TypedDict
 from django.test import Client
 
 from tests.api.tournaments.helpers import BASE
-from tests.factories import UserFactory, make_tournament
+from tests.factories import UserFactory, hkk_deck, make_tournament
 from tournaments import services
 from tournaments.models import Entry, Match, Player, Round, Tournament
 
@@ -256,3 +256,14 @@ def client_for(user) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def submit_unverified(world: World) -> None:
+    """A current list of the player's entry naming a card the partial catalogue lacks."""
+    member = world.entry.members.select_related("player").order_by("seat")[0]
+    services.deck_submit(
+        tournament=world.t,
+        entry=world.entry,
+        player=member.player,
+        text=hkk_deck() + "\n1 Nincs ilyen lap a mintában\n",
+    )

@@ -50,10 +50,10 @@ from tests.api.tournaments.permission_world import (
     hkk_games,
     prepare_game3,
     record_report,
+    submit_unverified,
     t_url,
 )
-from tests.factories import ILLEGAL_DECK, hkk_deck
-from tournaments import services
+from tests.factories import ILLEGAL_DECK
 from tournaments.api import urls as api_urls
 from tournaments.models import DeckSubmission
 
@@ -61,17 +61,6 @@ pytestmark = pytest.mark.django_db
 
 
 DRAFT_HIDDEN = PLAYERS | OUTSIDERS  # a draft is visible to its staff only
-
-
-def submit_unverified(world: World) -> None:
-    """A current list of the player's entry naming a card the partial catalogue lacks."""
-    member = world.entry.members.select_related("player").order_by("seat")[0]
-    services.deck_submit(
-        tournament=world.t,
-        entry=world.entry,
-        player=member.player,
-        text=hkk_deck() + "\n1 Nincs ilyen lap a mintában\n",
-    )
 
 
 CASES = [
