@@ -14,7 +14,7 @@ def set_status(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0004_backfill_match_structure'),
+        ('tournaments', '0005_standings_snapshot_version_and_request'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
