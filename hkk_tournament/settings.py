@@ -167,13 +167,6 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 #: The home game's slug (listed first) and the format the deck-check page starts with.
 HKK_PRIMARY_GAME = env_str("HKK_PRIMARY_GAME") or "hkk"
 HKK_DEFAULT_FORMAT = env_str("HKK_DEFAULT_FORMAT") or "hkk-hagyomanyos"
-# The HKK publisher's card-search API (manage.py sync_catalogue hkk, the admin's sync action):
-# base URL, answer cache directory and seconds between two requests.
-HKK_CARD_API_URL = env_str("HKK_CARD_API_URL") or "https://lapkereso.hkk.hu/api/api.php?lapkereso"
-HKK_CARD_API_CACHE = env_str("HKK_CARD_API_CACHE") or str(VAR_DIR / "cache" / "hkk-api")
-HKK_CARD_API_DELAY = float(env_str("HKK_CARD_API_DELAY") or "1")
-# Most cards the API returns for one query (a year at the cap is fetched edition by edition).
-HKK_CARD_API_CAP = int(env_str("HKK_CARD_API_CAP") or "1000")
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "Europe/Budapest"
@@ -261,11 +254,6 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The bounded path converters (hkk_tournament.converters) are integers in the schema.
     "PATH_CONVERTER_OVERRIDES": {"id": int, "userid": int, "small": int},
-    # Choice sets named "status" in several components get one stable name each.
-    "ENUM_NAME_OVERRIDES": {
-        "DeckVerdictEnum": ["legal", "illegal", "unverified"],
-        "RoundStatusEnum": "tournaments.models.rounds.Round.Status",
-    },
 }
 # Upload and body limits (bytes): a deck list is small; anything larger is rejected.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("HKK_MAX_BODY_BYTES", 512 * 1024)

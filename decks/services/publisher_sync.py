@@ -22,7 +22,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from decks import models
-from decks.loaders.hkk_api import HkkApiClient, Progress, SourceError, fetch_catalogue
+from decks.loaders.hkk_api import (
+    DEFAULT_BASE,
+    RESULT_CAP,
+    HkkApiClient,
+    Progress,
+    SourceError,
+    fetch_catalogue,
+)
 from decks.selectors.cache import clear_caches
 from decks.services import jobs
 from decks.services.catalogue_sync import CatalogueDiff, catalogue_diff, catalogue_sync
@@ -74,13 +81,16 @@ class PublisherSyncReport:
 def default_client(
     *, base: str | None = None, cache_dir: Path | None = None, delay: float | None = None
 ) -> HkkApiClient:
-    """A client with the settings' defaults: ``HKK_CARD_API_URL``, ``HKK_CARD_API_CACHE``
-    (directory), ``HKK_CARD_API_DELAY`` (seconds) and ``HKK_CARD_API_CAP`` (cards a query)."""
+    """A client with the defaults, each overridable in the settings: ``HKK_CARD_API_URL``
+    (:data:`~decks.loaders.hkk_api.DEFAULT_BASE`), ``HKK_CARD_API_CACHE`` (directory,
+    ``VAR_DIR/cache/hkk-api``), ``HKK_CARD_API_DELAY`` (seconds, 1) and ``HKK_CARD_API_CAP``
+    (cards a query, :data:`~decks.loaders.hkk_api.RESULT_CAP`)."""
+    default_cache = Path(settings.VAR_DIR) / "cache" / "hkk-api"
     return HkkApiClient(
-        base=base or settings.HKK_CARD_API_URL,
-        cache_dir=cache_dir if cache_dir is not None else Path(settings.HKK_CARD_API_CACHE),
-        delay=settings.HKK_CARD_API_DELAY if delay is None else delay,
-        cap=settings.HKK_CARD_API_CAP,
+        base=base or getattr(settings, "HKK_CARD_API_URL", DEFAULT_BASE),
+        cache_dir=cache_dir or Path(getattr(settings, "HKK_CARD_API_CACHE", default_cache)),
+        delay=float(getattr(settings, "HKK_CARD_API_DELAY", 1.0)) if delay is None else delay,
+        cap=int(getattr(settings, "HKK_CARD_API_CAP", RESULT_CAP)),
     )
 
 

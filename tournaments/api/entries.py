@@ -136,9 +136,8 @@ class DeckSubmissionOutputSerializer(serializers.Serializer):
     format = serializers.CharField(source="format_slug")
     legal = serializers.BooleanField()
     validator_legal = serializers.BooleanField()
-    status = serializers.ChoiceField(
-        choices=["legal", "illegal", "unverified"],
-        help_text=_("The validator's verdict; an unverified list is legal only once approved."),
+    status = serializers.CharField(
+        help_text=_("The validator's verdict: legal, illegal or unverified (needs approval).")
     )
     approval_reason = serializers.CharField(
         help_text=_("The organiser's reason for accepting an unverified list (empty: none).")
