@@ -87,7 +87,7 @@ def default_client(
     (cards a query, :data:`~decks.loaders.hkk_api.RESULT_CAP`)."""
     default_cache = Path(settings.VAR_DIR) / "cache" / "hkk-api"
     return HkkApiClient(
-        base=base or getattr(settings, "HKK_CARD_API_URL", DEFAULT_BASE),
+        base=base or str(getattr(settings, "HKK_CARD_API_URL", DEFAULT_BASE)),
         cache_dir=cache_dir or Path(getattr(settings, "HKK_CARD_API_CACHE", default_cache)),
         delay=float(getattr(settings, "HKK_CARD_API_DELAY", 1.0)) if delay is None else delay,
         cap=int(getattr(settings, "HKK_CARD_API_CAP", RESULT_CAP)),
