@@ -14,7 +14,7 @@ def set_status(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_standings_snapshot_version_and_request'),
+        ('tournaments', '0006_event_day_clock_results_penalties_top_cut'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
