@@ -14,7 +14,7 @@ def set_status(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0006_event_day_clock_results_penalties_top_cut'),
+        ('tournaments', '0007_event_details_checkin_claim_action_log'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
