@@ -53,14 +53,6 @@ FORBIDDEN = (
 
 MAX_MODULE_LINES = 400
 
-#: Modules over the limit when this check was added, with their length then. They may shrink,
-#: never grow; split them and drop them from here (the test below says when).
-KNOWN_OVERSIZED = {
-    "decks/loaders/hkk.py": 432,
-    "decks/loaders/wowtcg.py": 484,
-    "tournaments/domain/first_player.py": 443,
-}
-
 #: Directories never checked for module length.
 NOT_PROJECT_CODE = frozenset({".venv", ".git", "var", "node_modules", *SKIPPED_DIRS})
 
@@ -145,21 +137,7 @@ def test_the_forbidden_patterns_match_what_they_describe():
 
 
 def test_no_python_module_outside_migrations_is_over_the_limit():
-    too_long = {}
-    for path in _python_modules():
-        relative = _relative(path)
-        lines = _line_count(path)
-        if lines > KNOWN_OVERSIZED.get(relative, MAX_MODULE_LINES):
-            too_long[relative] = lines
+    lengths = {_relative(path): _line_count(path) for path in _python_modules()}
+    too_long = {name: lines for name, lines in lengths.items() if lines > MAX_MODULE_LINES}
     report = "\n".join(f"{name}: {lines} lines" for name, lines in sorted(too_long.items()))
     assert too_long == {}, f"split these modules (limit {MAX_MODULE_LINES} lines):\n{report}"
-
-
-def test_known_oversized_modules_are_still_oversized():
-    """An entry of ``KNOWN_OVERSIZED`` goes once its module is split under the limit."""
-    done = [
-        name
-        for name in KNOWN_OVERSIZED
-        if not (ROOT / name).is_file() or _line_count(ROOT / name) <= MAX_MODULE_LINES
-    ]
-    assert done == [], f"remove from KNOWN_OVERSIZED: {done}"

@@ -31,51 +31,76 @@ cards, followers and guilds), §17 (Card data sources and coverage); decks/data/
   takes the declared section's kind). A cell of an orange file may hold a rule card and a
   follower, "Lassan járj!, Átkozott követő (új)": it is split at a comma followed by a space
   and a capital letter; names such as "Fufuka, az álomelf (epikus)" or "Jobb későn, mint
-  soha!" continue in lower case and stay whole. docs/rules.md §1, §17.
+  soha!" continue in lower case and stay whole; read in :mod:`decks.loaders.hkk_meta`.
+  docs/rules.md §1, §17.
 - **Editions as data** (:func:`parse_edition_releases`): ``editions.json`` names plus
   ``edition-releases.csv`` dates (``released`` partial ISO date, ``released_after`` /
   ``released_before`` bounds) as :class:`~decks.domain.editions.Edition` rows, for format
-  legality (Retró: ``decks.domain.editions.HKK_RETRO``). docs/rules.md §4.
+  legality (Retró: ``decks.domain.editions.HKK_RETRO``); read in
+  :mod:`decks.loaders.hkk_editions` and importable from here. docs/rules.md §4.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
-import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import date
+from collections.abc import Sequence
 from pathlib import Path
 
-from decks.domain.editions import Edition, parse_partial_date
 from decks.domain.normalize import normalize_name
-from decks.domain.types import (
-    FACTS_UNKNOWN,
-    FOLLOWER_KINDS,
-    POSSIBLE_KINDS,
-    Card,
-    CardKind,
-    Coverage,
-)
+from decks.domain.types import FOLLOWER_KINDS, Card, CardKind, Coverage
 from decks.loaders.base import DATA_DIR, CatalogueFormatError
-
-GAME = "hkk"
-SAMPLE_CSV = DATA_DIR / "hkk" / "cards-sample.csv"
-EDITIONS_JSON = DATA_DIR / "hkk" / "editions.json"
-EDITION_RELEASES_CSV = DATA_DIR / "hkk" / "edition-releases.csv"
-META_DIR = DATA_DIR / "hkk" / "meta"
-#: The tournament usage statistics, in the order their names are read.
-META_FILES: tuple[Path, ...] = tuple(
-    META_DIR / name
-    for name in ("topcards-classic.csv", "topcards-tm.csv", "orange-classic.csv", "orange-tm.csv")
+from decks.loaders.hkk_editions import (
+    EDITION_RELEASES_CSV,
+    EDITIONS_JSON,
+    parse_edition_releases,
+    parse_editions,
 )
+from decks.loaders.hkk_meta import (
+    EPIC_SUFFIX,
+    GAME,
+    META_DIR,
+    META_FILES,
+    NAME_ONLY_UNKNOWN,
+    MetaName,
+    name_only_cards,
+    name_only_id,
+    parse_meta_names,
+    split_meta_cell,
+)
+
+__all__ = [
+    "BUNDLED_COVERAGE",
+    "EDITIONS_JSON",
+    "EDITION_RELEASES_CSV",
+    "EPIC_SUFFIX",
+    "FOLLOWER_TYPE",
+    "GAME",
+    "GUILD_TYPE",
+    "META_DIR",
+    "META_FILES",
+    "NAME_ONLY_UNKNOWN",
+    "PSEUDO_COLOUR",
+    "RULE_CARD_TYPE",
+    "SAMPLE_CSV",
+    "MetaName",
+    "card_kind",
+    "make_card",
+    "name_only_cards",
+    "name_only_id",
+    "parse_bundled",
+    "parse_edition_releases",
+    "parse_editions",
+    "parse_meta_names",
+    "parse_publisher_json",
+    "parse_publisher_records",
+    "parse_sample_csv",
+    "split_meta_cell",
+]
+
+SAMPLE_CSV = DATA_DIR / "hkk" / "cards-sample.csv"
 #: Coverage of a catalogue built from the bundled data (sample + name-only entries).
 BUNDLED_COVERAGE = Coverage.PARTIAL
-#: The facts a name-only entry lacks.
-NAME_ONLY_UNKNOWN: tuple[str, ...] = ("types", "colours", "editions", "rarity")
-EPIC_SUFFIX = "(epikus)"
 
 PSEUDO_COLOUR = "Nincs"
 RULE_CARD_TYPE = "Szabálylap"
@@ -173,15 +198,6 @@ def parse_sample_csv(path: Path = SAMPLE_CSV) -> list[Card]:
     return cards
 
 
-def parse_editions(path: Path = EDITIONS_JSON) -> dict[str, str]:
-    """Parse editions.json (``{"1": "Alappakli, 1. kiadás", ...}``) into ``{code: name}``."""
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise CatalogueFormatError(f"{path}: expected an object of edition id -> name")
-    return {str(k).strip(): v.strip() for k, v in data.items()}
-
-
 def _str_list(value: object, field: str, where: str) -> list[str]:
     if value is None:
         return []
@@ -259,165 +275,6 @@ def parse_publisher_json(path: Path) -> list[Card]:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CatalogueFormatError(f"{path}: not valid JSON ({exc})") from exc
     return parse_publisher_records(data, source=path.name)
-
-
-def parse_edition_releases(
-    path: Path = EDITION_RELEASES_CSV, *, names: dict[str, str] | None = None
-) -> list[Edition]:
-    """Every HKK edition as an :class:`~decks.domain.editions.Edition` with what is known of
-    its release (``edition-releases.csv``: id, name, released, released_after,
-    released_before, source; see ``decks/data/README.md`` for each row's source).
-
-    Args:
-        path: the release table.
-        names: edition id → name (default: :func:`parse_editions`); editions missing from the
-            table get no date.
-
-    Returns:
-        One edition per id of ``names`` and of the table, sorted by numeric id.
-
-    Raises:
-        CatalogueFormatError: missing columns, a bad date or an unknown id format.
-    """
-    table = parse_editions() if names is None else dict(names)
-    known: dict[str, dict[str, str]] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        needed = {"id", "released", "released_after", "released_before"}
-        missing = needed - set(reader.fieldnames or ())
-        if missing:
-            raise CatalogueFormatError(f"{path}: missing columns {sorted(missing)}")
-        for line, row in enumerate(reader, start=2):
-            if not row["id"].strip().isdigit():
-                raise CatalogueFormatError(f"{path}:{line}: bad edition id {row['id']!r}")
-            known[row["id"].strip()] = row
-            table.setdefault(row["id"].strip(), (row.get("name") or "").strip())
-    editions: list[Edition] = []
-    for code in sorted(table, key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c)):
-        row = known.get(code, {})
-        try:
-            released = (row.get("released") or "").strip()
-            parse_partial_date(released)
-            after = (row.get("released_after") or "").strip()
-            before = (row.get("released_before") or "").strip()
-            editions.append(
-                Edition(
-                    code=code,
-                    name=table[code],
-                    released=released,
-                    released_after=date.fromisoformat(after) if after else None,
-                    released_before=date.fromisoformat(before) if before else None,
-                )
-            )
-        except ValueError as exc:
-            raise CatalogueFormatError(f"{path}: edition {code}: {exc}") from exc
-    return editions
-
-
-@dataclass(frozen=True, slots=True)
-class MetaName:
-    """One card name read from the usage statistics.
-
-    Attributes:
-        name: the name as written (``"Fufuka, az álomelf (epikus)"``).
-        kinds: the kinds it may have (``(CardKind.CARD,)`` from a topcards file,
-            ``(EPIC_FOLLOWER,)`` for "(epikus)", ``(RULE_CARD, FOLLOWER)`` otherwise).
-        source: the file name it was first read from.
-    """
-
-    name: str
-    kinds: tuple[CardKind, ...]
-    source: str
-
-
-_TWO_NAMES = re.compile(r",\s+(?=[A-ZÁÉÍÓÖŐÚÜŰ])")
-
-
-def split_meta_cell(cell: str) -> list[str]:
-    """Split an orange-file cell into its names: ``"Lassan járj!, Átkozott követő (új)"`` →
-    two names; ``"Fufuka, az álomelf (epikus)"`` → one (the part after the comma starts in
-    lower case)."""
-    return [part.strip() for part in _TWO_NAMES.split(cell.strip()) if part.strip()]
-
-
-def parse_meta_names(paths: Iterable[Path] = META_FILES) -> list[MetaName]:
-    """Read the distinct card names of the usage statistics (column ``Lap``).
-
-    Topcards files list deck cards; orange files list rule cards, followers and epic cards,
-    up to two names per cell (:func:`split_meta_cell`). A name seen in several files gets
-    the union of their kinds. Order: first appearance.
-
-    Raises:
-        CatalogueFormatError: a file without the ``Lap`` column.
-    """
-    found: dict[str, MetaName] = {}
-    for path in paths:
-        orange = Path(path).name.startswith("orange")
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle)
-            if "Lap" not in (reader.fieldnames or ()):
-                raise CatalogueFormatError(f"{path}: no 'Lap' column")
-            for row in reader:
-                cell = (row.get("Lap") or "").strip()
-                for name in split_meta_cell(cell) if orange else [cell] if cell else []:
-                    if name.endswith(EPIC_SUFFIX):
-                        kinds: tuple[CardKind, ...] = (CardKind.EPIC_FOLLOWER,)
-                    elif orange:
-                        kinds = (CardKind.RULE_CARD, CardKind.FOLLOWER)
-                    else:
-                        kinds = (CardKind.CARD,)
-                    key = normalize_name(name)
-                    seen = found.get(key)
-                    if seen is None:
-                        found[key] = MetaName(name, kinds, Path(path).name)
-                    else:
-                        merged = tuple(dict.fromkeys((*seen.kinds, *kinds)))
-                        found[key] = MetaName(seen.name, merged, seen.source)
-    return list(found.values())
-
-
-def name_only_id(name: str) -> str:
-    """The stable id of a name-only entry: ``"meta-"`` + 12 hex digits of the SHA-1 of the
-    normalised name."""
-    digest = hashlib.sha1(normalize_name(name).encode("utf-8")).hexdigest()
-    return f"meta-{digest[:12]}"
-
-
-def name_only_cards(names: Iterable[MetaName], known: Iterable[Card]) -> list[Card]:
-    """A name-only card for every name ``known`` lacks (compared by ``normalize_name``).
-
-    Returns:
-        Cards with ``kind`` the first possible kind, ``colours=None``, no types,
-        ``attributes = {"editions": (), "facts_unknown": NAME_ONLY_UNKNOWN,
-        "possible_kinds": (...)}`` (``possible_kinds`` only when more than one), and
-        ``"meta_source"`` the statistics file.
-    """
-    have = {normalize_name(card.name) for card in known}
-    cards: list[Card] = []
-    for meta in names:
-        key = normalize_name(meta.name)
-        if key in have:
-            continue
-        have.add(key)
-        attributes: dict[str, object] = {
-            "editions": (),
-            FACTS_UNKNOWN: NAME_ONLY_UNKNOWN,
-            "meta_source": meta.source,
-        }
-        if len(meta.kinds) > 1:
-            attributes[POSSIBLE_KINDS] = tuple(str(kind) for kind in meta.kinds)
-        cards.append(
-            Card(
-                id=name_only_id(meta.name),
-                game=GAME,
-                name=meta.name.strip(),
-                kind=meta.kinds[0],
-                colours=None,
-                copy_group=key,
-                attributes=attributes,
-            )
-        )
-    return cards
 
 
 def parse_bundled() -> list[Card]:
