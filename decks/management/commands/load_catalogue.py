@@ -1,7 +1,9 @@
 """``manage.py load_catalogue``: load every bundled card catalogue (idempotent).
 
 WoW TCG (``decks/data/wowtcg/wow_tcg.csv`` + ``sets.csv``), HKK (sample CSV + name-only
-entries of the usage statistics + every edition of ``editions.json`` with its release date)
+entries of the usage statistics + name-known entries for the cards the HKK FAQ on rule cards
+and first-player rights names, ``hkk/faq-named-cards.csv`` + every edition of ``editions.json``
+with its release date)
 and, when ``decks/loaders/bluemoon.py`` exists and exposes ``load_bundled()``, Blue Moon.
 Prints created / updated / unchanged per game and the time.
 """
@@ -14,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from decks.loaders import CatalogueFormatError, hkk, optional_module, wowtcg
+from decks.loaders import CatalogueFormatError, hkk, hkk_faq, optional_module, wowtcg
 from decks.selectors.cache import clear_caches
 from decks.services.catalogue_sync import catalogue_sync
 
@@ -22,10 +24,12 @@ from decks.services.catalogue_sync import catalogue_sync
 def bundled_catalogues():
     """Yield ``(game_slug, cards, edition_names, edition table)`` for every bundled catalogue:
     WoW TCG (CSV, set table with blocks), HKK (sample + name-only entries of the usage
-    statistics, ``hkk.parse_bundled``; every edition with its release date) and Blue Moon."""
+    statistics, ``hkk.parse_bundled``, plus the FAQ-named cards, ``hkk_faq.with_faq_named``;
+    every edition with its release date) and Blue Moon."""
     wow_cards = wowtcg.parse_csv()
     yield "wow", wow_cards, wowtcg.editions(wow_cards), wowtcg.parse_sets()
-    yield "hkk", hkk.parse_bundled(), hkk.parse_editions(), hkk.parse_edition_releases()
+    hkk_cards = hkk_faq.with_faq_named(hkk.parse_bundled())
+    yield "hkk", hkk_cards, hkk.parse_editions(), hkk.parse_edition_releases()
     bluemoon = optional_module("decks.loaders.bluemoon")
     if bluemoon is not None and hasattr(bluemoon, "load_bundled"):
         yield "bluemoon", bluemoon.load_bundled(), None, ()

@@ -25,8 +25,8 @@ def test_api_lists_each_games_coverage():
     assert response.status_code == 200
     rows = {row["game"]: row for row in response.json()}
     assert rows["hkk"]["coverage"] == "partial"
-    assert rows["hkk"]["cards"] == 624 + 212
-    assert rows["hkk"]["name_only"] == 212
+    assert rows["hkk"]["cards"] == 624 + 212 + 5  # sample + usage statistics + HKK FAQ
+    assert rows["hkk"]["name_only"] == 212 + 5
     assert rows["hkk"]["editions"] >= 256
     assert 0 < rows["hkk"]["editions_with_cards"] <= rows["hkk"]["editions"]
     assert rows["hkk"]["last_synced_at"] is None

@@ -62,11 +62,11 @@ def test_load_catalogue_is_idempotent():
     _empty_catalogue()
     first = _load()
     assert "wow: 3186 created, 0 updated, 0 unchanged" in first
-    assert "hkk: 836 created, 0 updated, 0 unchanged" in first
+    assert "hkk: 841 created, 0 updated, 0 unchanged" in first
     version = CatalogueVersion.current()
     second = _load()
     assert "wow: 0 created, 0 updated, 3186 unchanged" in second
-    assert "hkk: 0 created, 0 updated, 836 unchanged" in second
+    assert "hkk: 0 created, 0 updated, 841 unchanged" in second
     assert CatalogueVersion.current() == version  # nothing written
     assert Card.objects.filter(game__slug="wow").count() == 3186
     assert Edition.objects.filter(game__slug="hkk", code="195").exists()
