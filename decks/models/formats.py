@@ -130,6 +130,13 @@ class BanListEntry(models.Model):
             )
 
 
+class FormatManager(models.Manager["Format"]):
+    """Formats by their slug, the natural key (event backups name the format, not its id)."""
+
+    def get_by_natural_key(self, slug: str) -> Format:
+        return self.get(slug=slug)
+
+
 class Format(models.Model):
     """A tournament format as the organiser set it up; becomes a ``FormatSpec``.
 
@@ -191,6 +198,8 @@ class Format(models.Model):
     )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
+    objects = FormatManager()
+
     class Meta:
         verbose_name = _("format")
         verbose_name_plural = _("formats")
@@ -198,6 +207,10 @@ class Format(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self) -> tuple[str]:
+        """``(slug,)``: the format's name in backups and fixtures."""
+        return (self.slug,)
 
     def clean(self) -> None:
         errors = {}

@@ -120,7 +120,9 @@ def test_event_day_results_through_the_pages(new_page, screens, seeded_catalogue
 
     # --- 6. finish the round; top 4 ---------------------------------------------------------
     org.go(round_page, "round-done")
-    org.click("[data-testid=finish-round]", "round-finished")
+    org.click("[data-testid=finish-round]", "finish-round-confirm")  # a confirmation page
+    org.click("[data-testid=confirm]", "round-finished")
+    assert Round.objects.get(pk=rnd.pk).status == Round.Status.FINISHED
     org.go(f"{event}top-cut/", "top-cut")
     org.page.select_option("#id_size", "4")
     org.click("[data-testid=top-cut-start]", "top-cut-started")
