@@ -321,6 +321,7 @@ def catalogue_sync(
     cards: Iterable[Card],
     edition_names: Mapping[str, str] | None = None,
     editions: Iterable[Edition] = (),
+    coverage: str | None = None,
 ) -> SyncResult:
     """Create or update ``cards`` of one game; never deletes cards that are not in the input.
 
@@ -336,6 +337,8 @@ def catalogue_sync(
             cards, e.g. all of HKK's editions.json).
         editions: the game's edition table (release dates or bounds, blocks): creates the
             editions it names and refreshes their release data (docs/rules.md §4, §10).
+        coverage: the coverage a game created here starts with (``"partial"`` for the bundled
+            HKK sample); an existing game keeps what the organiser or the last sync set.
 
     Returns:
         :class:`SyncResult`; a second identical call reports everything unchanged and writes
@@ -344,9 +347,10 @@ def catalogue_sync(
     Raises:
         ValueError: a card of another game, or two cards with the same id.
     """
-    game, _created = models.Game.objects.get_or_create(
-        slug=game_slug, defaults={"name": GAME_NAMES.get(game_slug, game_slug)}
-    )
+    defaults = {"name": GAME_NAMES.get(game_slug, game_slug)}
+    if coverage:
+        defaults["coverage"] = coverage
+    game, _created = models.Game.objects.get_or_create(slug=game_slug, defaults=defaults)
     wanted = _wanted_cards(game_slug, cards)
     edition_ids, editions_created, editions_renamed = _sync_editions(
         game, wanted, edition_names or {}, editions

@@ -35,6 +35,11 @@ def bundled_catalogues():
         yield "bluemoon", bluemoon.load_bundled(), None, ()
 
 
+#: The coverage a game starts with when the bundled data creates it (the HKK data is a sample;
+#: docs/rules.md §17 (Card data sources and coverage)).
+BUNDLED_COVERAGE: dict[str, str] = {"hkk": str(hkk.BUNDLED_COVERAGE)}
+
+
 class Command(BaseCommand):
     """``load_catalogue``: sync every bundled catalogue (``bundled_catalogues``) in one transaction
     and print the counts per game and the time taken (silent at ``--verbosity 0``); idempotent.
@@ -48,7 +53,13 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 results = [
-                    catalogue_sync(game_slug=game, cards=cards, edition_names=names, editions=table)
+                    catalogue_sync(
+                        game_slug=game,
+                        cards=cards,
+                        edition_names=names,
+                        editions=table,
+                        coverage=BUNDLED_COVERAGE.get(game),
+                    )
                     for game, cards, names, table in bundled_catalogues()
                 ]
         except CatalogueFormatError as exc:

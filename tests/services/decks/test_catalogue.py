@@ -297,3 +297,18 @@ def test_admin_pages_render(admin_client):
         assert response.status_code == 200, url
     body = admin_client.get("/admin/decks/card/?q=arochos").content.decode()
     assert "Arochos (2020)" in body
+
+
+@pytest.mark.django_db
+def test_a_game_the_bundled_data_creates_starts_with_the_bundled_coverage():
+    """A database whose game rows were removed (a flush, a fresh install without the seed
+    migration's rows) must not come back "complete" for the HKK sample."""
+    from decks.management.commands.load_catalogue import BUNDLED_COVERAGE
+    from decks.services.catalogue_sync import catalogue_sync
+
+    assert BUNDLED_COVERAGE["hkk"] == "partial"
+    catalogue_sync(game_slug="ujjatek", cards=[], coverage="partial")
+    assert Game.objects.get(slug="ujjatek").coverage == "partial"
+    Game.objects.filter(slug="ujjatek").update(coverage="complete")  # the organiser decides
+    catalogue_sync(game_slug="ujjatek", cards=[], coverage="partial")
+    assert Game.objects.get(slug="ujjatek").coverage == "complete"
