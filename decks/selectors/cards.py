@@ -126,9 +126,11 @@ def get_card_index() -> CardIndex:
     their edition links in one more query. A game whose coverage is partial makes a list
     naming a card it lacks ``unverified`` (docs/rules.md §17).
     """
-    return catalogue_cache.get(
-        "card_index", lambda: CardIndex(_all_cards(), coverage=catalogue_coverage())
-    )
+    # The coverage is part of the key: it is a game row's field, and a change of it made with
+    # ``QuerySet.update`` (or rolled back) does not bump the catalogue version.
+    coverage = catalogue_coverage()
+    key = "card_index:" + ",".join(f"{slug}={value}" for slug, value in sorted(coverage.items()))
+    return catalogue_cache.get(key, lambda: CardIndex(_all_cards(), coverage=coverage))
 
 
 class CardFilter(django_filters.FilterSet):

@@ -312,3 +312,15 @@ def test_a_game_the_bundled_data_creates_starts_with_the_bundled_coverage():
     Game.objects.filter(slug="ujjatek").update(coverage="complete")  # the organiser decides
     catalogue_sync(game_slug="ujjatek", cards=[], coverage="partial")
     assert Game.objects.get(slug="ujjatek").coverage == "complete"
+
+
+@pytest.mark.django_db
+def test_the_card_index_follows_a_coverage_change_made_without_a_version_bump(catalogue):
+    from decks.domain.types import Coverage
+    from decks.selectors.cards import get_card_index
+
+    assert get_card_index().coverage("hkk") == Coverage.PARTIAL
+    Game.objects.filter(slug="hkk").update(coverage="complete")  # no signal, no version bump
+    assert get_card_index().coverage("hkk") == Coverage.COMPLETE
+    Game.objects.filter(slug="hkk").update(coverage="partial")
+    assert get_card_index().coverage("hkk") == Coverage.PARTIAL
