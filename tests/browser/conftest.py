@@ -53,6 +53,8 @@ TIMEOUT_MS = 15_000
 SEED_MIGRATIONS = (
     "decks.migrations.0002_seed_formats",
     "decks.migrations.0004_seed_game_start_effects",
+    "decks.migrations.0008_seed_match_structures",
+    "decks.migrations.0010_seed_edition_policies",  # edition policies, HKK coverage partial
 )
 
 
