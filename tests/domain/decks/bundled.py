@@ -12,19 +12,9 @@ from decks.domain.index import CardIndex
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Card, FormatSpec, SideboardMode
 from decks.loaders import hkk, wowtcg
+from tests.domain.decks.conftest import HAGYOMANYOS, WOW_CONSTRUCTED
 
-HAGYOMANYOS = FormatSpec(
-    slug="hkk-hagyomanyos",
-    game="hkk",
-    rule_set="hkk",
-    min_main=50,
-    sideboard_mode=SideboardMode.EXACT,
-    sideboard_size=30,
-    copy_limit=3,
-    colour_limit=3,
-    colours_not_counted=frozenset({"Színtelen", "Bufa"}),
-    banned=frozenset(normalize_name(n) for n in ("Lépéselőny", "Spóra")),
-)
+__all__ = ["HAGYOMANYOS", "RETRO", "WOW_CONSTRUCTED"]
 
 RETRO = FormatSpec(
     slug="hkk-retro",
@@ -36,16 +26,6 @@ RETRO = FormatSpec(
     copy_limit=3,
     colour_limit=4,
     colours_not_counted=frozenset({"Színtelen", "Bufa"}),
-)
-
-WOW_CONSTRUCTED = FormatSpec(
-    slug="wow-constructed",
-    game="wow",
-    rule_set="wow-constructed",
-    min_main=60,
-    sideboard_mode=SideboardMode.EXACT,
-    sideboard_size=10,
-    copy_limit=4,
 )
 
 
