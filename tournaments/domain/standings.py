@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from tournaments.domain.types import EntryId, MatchRecord, Scoring, StandingRow
+from tournaments.domain.types import EntryId, MatchRecord, MatchTally, Scoring, StandingRow
 
 FLOOR = Fraction(1, 3)
 #: HKK default chain after match points (docs/rules.md §8, order inferred).
@@ -55,6 +55,10 @@ class EntryStats:
     games_played: int = 0
     opponents: list[EntryId] = field(default_factory=list)
     results: list[tuple[EntryId, int]] = field(default_factory=list)  # (opponent, match points)
+    #: MW% / GW% already computed for a scoring (each entry is an opponent many times over).
+    percentages: dict[tuple[str, Scoring], Fraction] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 Stats = Mapping[EntryId, EntryStats]
@@ -76,11 +80,17 @@ class Tiebreaker:
 def match_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
     """MW% = match points / (match_win × rounds, byes included), floored at 1/3 (MTR App. C).
 
-    0 when the entry has no counted round yet.
-    """
-    if s.rounds == 0:
-        return Fraction(0)
-    return max(FLOOR, Fraction(s.match_points, scoring.match_win * s.rounds))
+    0 when the entry has no counted round yet. Kept on ``s`` per scoring: OMW% asks for it once
+    per opponent."""
+    key = ("mw", scoring)
+    value = s.percentages.get(key)
+    if value is None:
+        if s.rounds == 0:
+            value = Fraction(0)
+        else:
+            value = max(FLOOR, Fraction(s.match_points, scoring.match_win * s.rounds))
+        s.percentages[key] = value
+    return value
 
 
 def game_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
@@ -88,11 +98,17 @@ def game_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
 
     Whether Magic floors the entry's *own* GW% is disputed (docs/rules.md §15 (Match points and
     tiebreakers), inferred); we apply it, as OpenTourney does, so that GW% and OGW% use one
-    definition.
+    definition. Kept on ``s`` per scoring, like :func:`match_win_pct`.
     """
-    if s.games_played == 0:
-        return Fraction(0)
-    return max(FLOOR, Fraction(s.game_points, scoring.game_win * s.games_played))
+    key = ("gw", scoring)
+    value = s.percentages.get(key)
+    if value is None:
+        if s.games_played == 0:
+            value = Fraction(0)
+        else:
+            value = max(FLOOR, Fraction(s.game_points, scoring.game_win * s.games_played))
+        s.percentages[key] = value
+    return value
 
 
 def _average(values: list[Fraction]) -> Fraction:
@@ -107,7 +123,7 @@ def _average(values: list[Fraction]) -> Fraction:
 
 def _buchholz(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
     """Sum of the opponents' match points; a bye contributes nothing (no opponent)."""
-    return Fraction(sum(stats[o].match_points for o in s.opponents))
+    return Fraction(sum([stats[o].match_points for o in s.opponents]))
 
 
 def _median_buchholz(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
@@ -159,19 +175,33 @@ def get_tiebreaker(code: str) -> Tiebreaker:
         raise UnknownTiebreaker(code) from None
 
 
-def match_outcome(match: MatchRecord) -> tuple[int, int] | None:
-    """Game wins ``(a, b)`` of a counted match, ``None`` when no game is recorded (or a bye)."""
-    if match.b is None or not match.games:
-        return None
-    a_wins = sum(1 for g in match.games if g.winner == match.a)
-    b_wins = sum(1 for g in match.games if g.winner == match.b)
-    return a_wins, b_wins
+def _tally(match: MatchRecord | MatchTally, games_per_match: int) -> tuple[int, int, int] | None:
+    """``(a_wins, b_wins, games)`` of a counted non-bye match, ``None`` when no game is
+    recorded. Raises ``ValueError`` for more than ``games_per_match`` games, a game won by
+    neither entry, or counts that do not add up."""
+    if isinstance(match, MatchTally):
+        a_wins, b_wins, games = match.a_wins, match.b_wins, match.games
+        if min(a_wins, b_wins) < 0 or a_wins + b_wins > games:
+            raise ValueError(f"match {match.a}-{match.b}: {a_wins}+{b_wins} wins in {games} games")
+    else:
+        for game in match.games:
+            if game.winner not in (None, match.a, match.b):
+                raise ValueError(f"game winner {game.winner} is not in the match")
+        a_wins = sum(1 for g in match.games if g.winner == match.a)
+        b_wins = sum(1 for g in match.games if g.winner == match.b)
+        games = len(match.games)
+    if games > games_per_match:
+        raise ValueError(f"match {match.a}-{match.b} has more than {games_per_match} games")
+    return (a_wins, b_wins, games) if games else None
 
 
 def collect_stats(
-    matches: Sequence[MatchRecord], *, scoring: Scoring, games_per_match: int = 3
+    matches: Sequence[MatchRecord | MatchTally], *, scoring: Scoring, games_per_match: int = 3
 ) -> dict[EntryId, EntryStats]:
     """Per-entry totals from the counted matches (see the module docstring for the rules).
+
+    ``matches`` are :class:`MatchRecord` (with their games) or :class:`MatchTally` (game
+    counts only, as read from the database); both count the same.
 
     Raises ``ValueError`` when a match has more than ``games_per_match`` games or a game's
     winner is not one of its two entries.
@@ -179,9 +209,10 @@ def collect_stats(
     stats: dict[EntryId, EntryStats] = {}
 
     def get(entry: EntryId) -> EntryStats:
-        if entry not in stats:
-            stats[entry] = EntryStats(entry)
-        return stats[entry]
+        s = stats.get(entry)
+        if s is None:
+            s = stats[entry] = EntryStats(entry)
+        return s
 
     for match in matches:
         if match.b is None:
@@ -192,20 +223,16 @@ def collect_stats(
             s.game_points += scoring.bye_games_won * scoring.game_win
             s.games_played += scoring.bye_games_won
             continue
-        if len(match.games) > games_per_match:
-            raise ValueError(f"match {match.a}-{match.b} has more than {games_per_match} games")
-        for game in match.games:
-            if game.winner not in (None, match.a, match.b):
-                raise ValueError(f"game winner {game.winner} is not in the match")
-        outcome = match_outcome(match)
-        if outcome is None:
+        tally = _tally(match, games_per_match)
+        if tally is None:
             continue
+        a_wins, b_wins, games = tally
+        draws = games - a_wins - b_wins
         for me, opp, mine, theirs in (
-            (match.a, match.b, outcome[0], outcome[1]),
-            (match.b, match.a, outcome[1], outcome[0]),
+            (match.a, match.b, a_wins, b_wins),
+            (match.b, match.a, b_wins, a_wins),
         ):
             s = get(me)
-            draws = len(match.games) - mine - theirs
             if mine > theirs:
                 points = scoring.match_win
             elif mine == theirs:
@@ -217,7 +244,7 @@ def collect_stats(
             s.game_points += (
                 mine * scoring.game_win + draws * scoring.game_draw + theirs * scoring.game_loss
             )
-            s.games_played += len(match.games)
+            s.games_played += games
             s.opponents.append(opp)
             s.results.append((opp, points))
     return stats
@@ -225,7 +252,7 @@ def collect_stats(
 
 def compute_standings(
     entry_ids: Sequence[EntryId],
-    matches: Sequence[MatchRecord],
+    matches: Sequence[MatchRecord | MatchTally],
     *,
     scoring: Scoring,
     tiebreakers: Sequence[str],
@@ -237,8 +264,9 @@ def compute_standings(
     Args:
         entry_ids: every entry to list (dropped ones included); ids seen only in matches are
             used as opponents but not listed.
-        matches: all matches so far (byes as ``b=None``); unfinished ones without games are
-            skipped.
+        matches: all matches so far (byes as ``b=None``), with their games
+            (:class:`MatchRecord`) or their game counts (:class:`MatchTally`); ones without
+            games are skipped.
         scoring: points per match and game.
         tiebreakers: ordered codes from ``TIEBREAKERS`` applied after match points.
         games_per_match: upper bound of games per match (validation only).
@@ -296,13 +324,20 @@ def _dense_ranks(
 ) -> dict[EntryId, tuple[int, ...]]:
     """Each entry's keys replaced by their dense rank per column, best first (0 = highest value):
     comparing these integer tuples orders and ties exactly as comparing the ``Fraction`` keys
-    (higher is better), without comparing fractions ``n log n`` times."""
+    (higher is better), without comparing fractions ``n log n`` times. Whole values (match
+    points, Buchholz, game points) are hashed as ``int``: equal to their ``Fraction`` and far
+    cheaper to hash."""
     columns = len(keys[listed[0]]) if listed else 0
-    rank_of: list[dict[Fraction, int]] = []
-    for i in range(columns):
-        distinct = sorted({keys[e][i] for e in listed}, reverse=True)
-        rank_of.append({v: r for r, v in enumerate(distinct)})
-    return {e: tuple(rank_of[i][keys[e][i]] for i in range(columns)) for e in listed}
+    by_column: list[list[int | Fraction]] = [
+        [v.numerator if v.denominator == 1 else v for v in (keys[e][i] for e in listed)]
+        for i in range(columns)
+    ]
+    ranks_by_column: list[list[int]] = []
+    for column in by_column:
+        distinct = sorted(set(column), reverse=True)
+        rank_of = {v: r for r, v in enumerate(distinct)}
+        ranks_by_column.append([rank_of[v] for v in column])
+    return {e: tuple(col[j] for col in ranks_by_column) for j, e in enumerate(listed)}
 
 
 def _head_to_head(

@@ -92,6 +92,26 @@ class MatchRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchTally:
+    """A counted match by its game counts only, as the standings need it (the database sums
+    the games; no game objects): ``b is None`` means a bye for ``a``.
+
+    Attributes:
+        round: the round number.
+        a, b: the two entries (``b`` ``None`` for a bye).
+        a_wins, b_wins: games won by ``a`` and ``b``.
+        games: games played, drawn games included (``games - a_wins - b_wins`` were drawn).
+    """
+
+    round: int
+    a: EntryId
+    b: EntryId | None
+    a_wins: int = 0
+    b_wins: int = 0
+    games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class PairingCandidate:
     """What Swiss pairing knows about one active entry before a round.
 
