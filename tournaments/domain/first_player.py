@@ -41,6 +41,7 @@ Policies (``POLICIES``, in ``first_player_policies``; codes in ``match_structure
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from tournaments.domain.first_player_policies import (
@@ -79,6 +80,7 @@ __all__ = [
     "make_game",
     "next_right",
     "record_die_roll",
+    "result_games",
     "validate_game",
     "validate_games",
 ]
@@ -251,6 +253,36 @@ def validate_games(
     for i, record in enumerate(state.games):
         prefix = replace(state, games=state.games[:i])
         validate_game(next_right(prefix, full), record, prefix, structure)
+
+
+def result_games(
+    state: MatchState, structure: MatchStructure, winners: Sequence[EntryId | None]
+) -> tuple[tuple[GameRecord, RightDecision], ...]:
+    """The next games of ``state`` from their winners alone (``None``: a drawn game), as a
+    result slip records them: each game's holder from :func:`next_right` after the games
+    before it, nobody waives (the holder goes first, or chooses to start), no score; every
+    game checked with :func:`validate_game` against ``structure`` (docs/rules.md §6 (HKK
+    first-player rights), §11 (WoW TCG matches and first player), §13 (Blue Moon matches)).
+
+    Returns ``(record, decision)`` per game, in order, numbered after ``state.games``.
+
+    Raises:
+        InconsistentGame: ``roll_not_recorded`` (params ``game``) when a die roll decides a
+            game and ``state`` has no winner for it; the codes of :func:`next_right` and
+            :func:`validate_game` (``match_already_decided``, ``draw_not_allowed``,
+            ``score_missing`` …).
+    """
+    out: list[tuple[GameRecord, RightDecision]] = []
+    for winner in winners:
+        decision = next_right(state, structure)
+        holder = decision.holder
+        if decision.needs_roll or holder is None:
+            raise InconsistentGame("roll_not_recorded", {"game": decision.game_number})
+        record = GameRecord(decision.game_number, holder, False, holder, winner)
+        validate_game(decision, record, state, structure)
+        out.append((record, decision))
+        state = replace(state, games=(*state.games, record))
+    return tuple(out)
 
 
 def agree_reroll_game3(state: MatchState, structure: MatchStructure) -> MatchState:

@@ -6,12 +6,15 @@ player), §13 (Blue Moon matches)). Not part of the public API.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import ApplicationError, Conflict, InvalidState, ValidationFailed
 from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import InvalidStructure, MatchStructure
+from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Match, Round
 from tournaments.services._common import require_not_finished
 
@@ -100,3 +103,20 @@ def structure_of(match: Match) -> MatchStructure:
             selectors.structure_error_message(exc),
             {"reason": exc.code, **exc.params},
         ) from None
+
+
+def game_fields(record: GameRecord, decision: fp.RightDecision) -> dict[str, Any]:
+    """The ``Game`` field values (keyword arguments, ``*_id`` for entries) of ``record``, a
+    game already checked against ``decision``: where the format gives a choice (``mode``
+    ``CHOOSES``: WoW TCG, Blue Moon) the right holder is stored as ``chosen_by``
+    (docs/rules.md §11 (WoW TCG matches and first player), §13 (Blue Moon matches))."""
+    chooses = decision.mode == fp.RightMode.CHOOSES
+    return {
+        "right_holder_id": record.right_holder,
+        "waived": record.waived,
+        "first_id": record.first,
+        "winner_id": record.winner,
+        "is_draw": record.winner is None,
+        "chosen_by_id": record.right_holder if chooses else None,
+        "score": record.score,
+    }

@@ -19,6 +19,7 @@ What a slip does not say is decided here, and the per-game page corrects it when
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,12 +29,19 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import Conflict, ValidationFailed
 from tournaments import selectors
 from tournaments.domain import first_player as fp
+from tournaments.domain.match_structure import MatchStructure
 from tournaments.domain.types import GameRecord
-from tournaments.models import Entry, Match, Tournament
-from tournaments.services._common import lock_tournament, wins_needed
-from tournaments.services._match_rules import require_playable
+from tournaments.models import Entry, Game, Match, Tournament
+from tournaments.services._common import wins_needed
+from tournaments.services._match_rules import (
+    game_fields,
+    inconsistent,
+    locked_match,
+    require_playable,
+    structure_of,
+)
+from tournaments.services.jobs import enqueue_standings
 from tournaments.services.report_closing import supersede_open_reports
-from tournaments.services.results import game_record
 
 NO_SHOW_A = "no_show_a"
 NO_SHOW_B = "no_show_b"
@@ -136,23 +144,26 @@ def match_result_record(
     """Record a whole match from its slip: ``result`` is ``"a-b-d"`` (game wins of seat A and B
     and drawn games, e.g. ``"2-1-0"``; ``"2-1"`` also works) or ``"no_show_a"`` /
     ``"no_show_b"`` (a match loss for the absent side: the present side wins the majority of
-    games). The games go through ``game_record`` (so every rule check and the supersession of
-    open player reports apply); see the module docstring for what is assumed.
+    games). See the module docstring for what is assumed.
+
+    Locks only the match row (``locked_match``: two tables never wait for each other), derives
+    every game's right holder and first player in memory (``first_player.result_games``, the
+    checks ``game_record`` applies to one game), stores the games with one ``INSERT``, closes
+    the open player reports once and asks for one standings recompute: a bounded number of
+    queries whatever the result (about six).
 
     Raises:
         Conflict: ``games_already_recorded`` (use the per-game page to correct).
         ValidationFailed: ``invalid_result``, ``roll_not_recorded``, ``not_in_match``, and
-            ``game_record``'s rule errors.
-        InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``.
+            ``game_record``'s rule errors (``draw_not_allowed``, ``score_missing`` …).
+        InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``,
+            ``tournament_finished``, ``invalid_match_structure``.
     """
-    lock_tournament(match.round.tournament_id)
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament")
-        .get(pk=match.pk)
-    )
+    match = locked_match(match)
     require_playable(match)
     tournament = match.round.tournament
+    structure = structure_of(match)
+    # A statement of its own after the lock: it sees games committed by a writer it waited for.
     if match.games.exists():
         raise Conflict(
             "games_already_recorded",
@@ -164,7 +175,7 @@ def match_result_record(
     roll = die_roll_winner.pk if isinstance(die_roll_winner, Entry) else die_roll_winner
     if isinstance(parsed, str):
         present = match.entry_b_id if parsed == NO_SHOW_A else match.entry_a_id
-        wins = wins_needed(tournament.structure.games_per_match)
+        wins = wins_needed(structure.games_per_match)
         a, b, d = (wins, 0, 0) if present == match.entry_a_id else (0, wins, 0)
         roll = match.die_roll_winner_id or present
     else:
@@ -175,24 +186,27 @@ def match_result_record(
             _("That entry does not play at table %(table)s.") % {"table": match.table},
             {"field": "die_roll_winner", "table": match.table},
         )
+    changed: list[str] = []
     if match.die_roll_winner_id is None and roll is not None:
         match.die_roll_winner_id = roll
-        match.save(update_fields=["die_roll_winner"])
-    winners = _winners(match, a, b, d)
-    for number, winner in enumerate(winners, start=1):
-        holder = _holder(match)
-        game_record(
-            match=match,
-            number=number,
-            winner_entry=winner,
-            first_entry=holder,
-            right_holder_entry=holder,
-            recorded_by=recorded_by,
+        changed.append("die_roll_winner")
+    games = [
+        Game(match=match, number=rec.number, recorded_by=recorded_by, **game_fields(rec, decision))
+        for rec, decision in _planned_games(
+            selectors.match_state(match, []),
+            structure,
+            _winners(match, a, b, d),
+            _slip_roll_missing,
         )
-    if len(winners) < tournament.structure.games_per_match and not _decided(tournament, a, b):
+    ]
+    if len(games) < structure.games_per_match and not _decided(tournament, a, b):
         match.ended_at_time = True
-        match.save(update_fields=["ended_at_time"])
-        supersede_open_reports(match, by=recorded_by)
+        changed.append("ended_at_time")
+    if changed:
+        match.save(update_fields=changed)
+    Game.objects.bulk_create(games)
+    supersede_open_reports(match, by=recorded_by, games=games)
+    enqueue_standings(tournament.pk)
     return match
 
 
@@ -202,24 +216,44 @@ def _decided(tournament: Tournament, a: int, b: int) -> bool:
     )
 
 
-def _holder(match: Match) -> int:
-    """The right holder of the next game under the policy; ``roll_not_recorded`` when a die
-    roll decides and none is recorded."""
-    match.refresh_from_db(fields=["die_roll_winner", "game3_roll_winner"])
-    state = selectors.match_state(match, selectors.match_games(match))
-    decision = fp.next_right(state, policy=match.round.tournament.first_player_policy)
-    if decision.needs_roll or decision.holder is None:
-        raise ValidationFailed(
-            "roll_not_recorded",
-            _(
-                "A die roll decides who starts game %(game)s: choose its winner (the slip's "
-                "player 1) and enter the result again."
-            )
-            % {"game": decision.game_number},
-            {"game": decision.game_number},
-            fields={"die_roll_winner": [str(_("Who won the die roll?"))]},
+def _planned_games(
+    state: fp.MatchState,
+    structure: MatchStructure,
+    winners: list[int | None],
+    roll_error: Callable[[int], ValidationFailed],
+) -> tuple[tuple[GameRecord, fp.RightDecision], ...]:
+    """The games of ``winners`` after ``state``, checked in memory
+    (``first_player.result_games``); ``roll_error(game)`` when a die roll decides a game and
+    none is recorded, else the errors ``game_record`` gives (``inconsistent``)."""
+    try:
+        return fp.result_games(state, structure, winners)
+    except fp.InconsistentGame as exc:
+        game = exc.params.get("game")
+        if exc.code == "roll_not_recorded" and isinstance(game, int):
+            raise roll_error(game) from None
+        raise inconsistent(exc) from None
+
+
+def _slip_roll_missing(game: int) -> ValidationFailed:
+    return ValidationFailed(
+        "roll_not_recorded",
+        _(
+            "A die roll decides who starts game %(game)s: choose its winner (the slip's "
+            "player 1) and enter the result again."
         )
-    return decision.holder
+        % {"game": game},
+        {"game": game},
+        fields={"die_roll_winner": [str(_("Who won the die roll?"))]},
+    )
+
+
+def _report_roll_missing(game: int) -> ValidationFailed:
+    return ValidationFailed(
+        "roll_not_recorded",
+        _("Tell who won the die roll."),
+        {"game": game},
+        fields={"die_roll": [str(_("Who won the die roll?"))]},
+    )
 
 
 def report_outcomes(*, tournament: Tournament) -> list[MatchOutcome]:
@@ -242,7 +276,8 @@ def outcome_games(
     :func:`match_result_record` uses, without storing anything. ``die_roll_winner`` is used
     when the match has none recorded.
 
-    Raises ``ValidationFailed`` (``invalid_result``, ``roll_not_recorded``).
+    Raises ``ValidationFailed`` (``invalid_result``, ``roll_not_recorded``, and the rule
+    errors of ``game_record``, e.g. ``draw_not_allowed``).
     """
     tournament = match.round.tournament
     parsed = parse_outcome(tournament, result)
@@ -251,27 +286,13 @@ def outcome_games(
     a, b, d = parsed
     if match.entry_b_id is None:
         raise ValidationFailed("invalid_result", _("A bye has no result to report."), {})
-    state = fp.MatchState(
-        a=match.entry_a_id,
-        b=match.entry_b_id,
-        roll_winner=match.die_roll_winner_id or die_roll_winner,
-        reroll_game3=match.reroll_game3_agreed,
-        game3_roll_winner=match.game3_roll_winner_id,
+    state = replace(
+        selectors.match_state(match, []), roll_winner=match.die_roll_winner_id or die_roll_winner
     )
-    games: list[dict[str, Any]] = []
-    records: list[GameRecord] = []
-    for number, winner in enumerate(_winners(match, a, b, d), start=1):
-        decision = fp.next_right(
-            replace(state, games=tuple(records)), policy=tournament.first_player_policy
-        )
-        if decision.needs_roll or decision.holder is None:
-            raise ValidationFailed(
-                "roll_not_recorded",
-                _("Tell who won the die roll."),
-                {"game": decision.game_number},
-                fields={"die_roll": [str(_("Who won the die roll?"))]},
-            )
-        holder = decision.holder
-        records.append(GameRecord(number, holder, False, holder, winner))
-        games.append({"number": number, "winner": winner, "first": holder, "waived": False})
-    return games
+    planned = _planned_games(
+        state, structure_of(match), _winners(match, a, b, d), _report_roll_missing
+    )
+    return [
+        {"number": rec.number, "winner": rec.winner, "first": rec.first, "waived": False}
+        for rec, _decision in planned
+    ]

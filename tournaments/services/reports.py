@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import InvalidState, ValidationFailed
 from tournaments import selectors
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
+from tournaments.services._match_rules import locked_match
 from tournaments.services.results import game_record
 
 RS = ResultReport.Status
@@ -29,15 +30,6 @@ OPEN = (RS.PENDING, RS.DISPUTED)
 
 class _DryRun(Exception):  # noqa: N818
     """Raised inside a savepoint to roll a validation-only recording back."""
-
-
-def _locked_match(match: Match) -> Match:
-    """The match row locked ``FOR UPDATE`` (only this row: see ``results._locked_match``)."""
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament")
-        .get(pk=match.pk)
-    )
 
 
 def _invalid(message: Any, **params: Any) -> ValidationFailed:
@@ -310,7 +302,7 @@ def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> 
             and ``game_record``'s rule errors (``first_player_mismatch``, ``roll_not_recorded``
             …, ``too_many_games``).
     """
-    match = _locked_match(match)
+    match = locked_match(match)
     entry_id = getattr(entry, "pk", entry)
     normalised = _checked_games(match, entry_id, user, games)
     return _file_report(match, entry_id, user, normalised)
@@ -330,7 +322,7 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
         ValidationFailed: ``game_record``'s rule errors.
     """
     report_id = report.pk
-    match = _locked_match(report.match)
+    match = locked_match(report.match)
     report = ResultReport.objects.select_for_update().get(pk=report_id)
     if report.status not in OPEN:
         raise InvalidState(

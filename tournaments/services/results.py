@@ -18,6 +18,7 @@ from tournaments.domain.types import GameRecord, StartChoice
 from tournaments.models import Entry, Game, GameCorrection, Match, Round
 from tournaments.services._match_rules import (
     entry_id,
+    game_fields,
     inconsistent,
     locked_match,
     require_in_match,
@@ -119,11 +120,11 @@ def _checked_right_holder(
     first: int | None,
     winner: int | None,
     score: int | None = None,
-) -> fp.RightDecision:
-    """The first-player decision for game ``number`` under the tournament's match structure,
-    after checking the game (``waived``, ``first``, ``winner``, ``score``) against it. When a
-    die roll decides and none is recorded, ``holder_given`` is stored as the roll winner first
-    (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13
+) -> tuple[fp.RightDecision, GameRecord]:
+    """The first-player decision for game ``number`` under the tournament's match structure and
+    the game's record, once checked (``waived``, ``first``, ``winner``, ``score``) against it.
+    When a die roll decides and none is recorded, ``holder_given`` is stored as the roll winner
+    first (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13
     (Blue Moon matches)). Raises the errors of :func:`game_record`."""
     structure = structure_of(match)
     state = selectors.match_state(match, earlier)
@@ -154,7 +155,7 @@ def _checked_right_holder(
         fp.validate_game(decision, record, state, structure)
     except fp.InconsistentGame as exc:
         raise inconsistent(exc) from None
-    return decision
+    return decision, record
 
 
 def _correct_game(game: Game, values: dict[str, Any], *, recorded_by: Any, reason: str) -> Game:
@@ -172,11 +173,11 @@ def _correct_game(game: Game, values: dict[str, Any], *, recorded_by: Any, reaso
 
 
 def _create_game(match: Match, number: int, values: dict[str, Any], *, recorded_by: Any) -> Game:
+    """Insert the game. The match row lock makes a duplicate impossible for writers that lock
+    it (all of them); the unique constraint still answers ``game_already_recorded``. No
+    savepoint: the ``Conflict`` leaves ``game_record``'s atomic block, which rolls back."""
     try:
-        with transaction.atomic():
-            return Game.objects.create(
-                match=match, number=number, recorded_by=recorded_by, **values
-            )
+        return Game.objects.create(match=match, number=number, recorded_by=recorded_by, **values)
     except IntegrityError:
         raise Conflict(
             "game_already_recorded",
@@ -245,7 +246,10 @@ def game_record(
         first_entry=first_entry,
         right_holder_entry=right_holder_entry,
     )
-    games = list(match.games.select_for_update().order_by("number"))
+    # Read after the match row lock (a statement of its own, so it sees what a writer it waited
+    # for committed); the games need no row locks of their own: every writer of a match's games
+    # holds the match row.
+    games = list(match.games.order_by("number"))
     existing = next((g for g in games if g.number == number), None)
     if correction:
         existing = _require_correctable(existing, number, expected_version)
@@ -260,7 +264,7 @@ def game_record(
             )
         waived = StartChoice(choice) == StartChoice.OPPONENT
     earlier = [g for g in games if g.number < number]
-    decision = _checked_right_holder(
+    decision, record = _checked_right_holder(
         match,
         earlier,
         number=number,
@@ -270,20 +274,12 @@ def game_record(
         winner=winner,
         score=score,
     )
-    chooses = decision.mode == fp.RightMode.CHOOSES
-    values = {
-        "right_holder_id": decision.holder,
-        "waived": bool(waived),
-        "first_id": first,
-        "winner_id": winner,
-        "is_draw": winner is None,
-        "chosen_by_id": decision.holder if chooses else None,
-        "score": score,
-    }
+    values = game_fields(record, decision)
     if existing is not None:
         game = _correct_game(existing, values, recorded_by=recorded_by, reason=reason)
     else:
         game = _create_game(match, number, values, recorded_by=recorded_by)
-    supersede_open_reports(match, by=recorded_by)
+        games.append(game)
+    supersede_open_reports(match, by=recorded_by, games=games)
     enqueue_standings(match.round.tournament.pk)
     return game
