@@ -217,3 +217,99 @@ def test_the_same_match_is_still_serialised():
     assert caught.value.code == "game_already_recorded"
     assert waited >= 0.8  # it waited for the first transaction to commit
     assert Game.objects.filter(match=x).count() == 1
+
+
+def _record(kind: str, match: Match) -> Callable[[], object]:
+    """One judge's write to ``match``: a whole slip, one game, or confirming a player's report
+    (the report is filed now, confirmed when the returned call runs)."""
+    a, b = match.entry_a_id, match.entry_b_id
+    if kind == "slip":
+        return lambda: services.match_result_record(
+            match=Match.objects.get(pk=match.pk), result="2-1-0"
+        )
+    if kind == "game":
+        return lambda: services.game_record(
+            match=Match.objects.get(pk=match.pk), number=1, winner_entry=a, first_entry=a
+        )
+    user = UserFactory()
+    Player.objects.filter(memberships__entry_id=a).update(user=user)
+    report = services.result_report_submit(
+        match=match,
+        entry=a,
+        user=user,
+        games=[
+            {"number": 1, "winner": a, "first": a},
+            {"number": 2, "winner": b, "first": b},
+            {"number": 3, "winner": a, "first": a},
+        ],
+    )
+    return lambda: services.result_report_confirm(report=report, by=UserFactory())
+
+
+def _hold(record: Callable[[], object], recorded: threading.Event, release: threading.Event):
+    """Run ``record()`` and keep its transaction (and its locks) open until ``release``."""
+    try:
+        with transaction.atomic():
+            record()
+            recorded.set()
+            release.wait(timeout=10)
+    finally:
+        connections.close_all()
+
+
+def _never_waiting(record: Callable[[], object]) -> object:
+    """``record()`` in a transaction that refuses to wait for any row lock: a lock held by
+    another transaction raises ``OperationalError`` (lock timeout) instead of waiting."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '1s'")
+        return record()
+
+
+@pytest.mark.parametrize(
+    ("held", "other"),
+    [("slip", "slip"), ("game", "slip"), ("slip", "game"), ("slip", "confirm")],
+)
+def test_a_slip_locks_only_its_match(held, other):
+    """While table 1's result (a slip or one game) is recorded in a transaction still open,
+    table 2 is recorded (slip, game or a confirmed player report) without waiting for any of
+    its locks: neither takes the tournament's row."""
+    x, y = _two_tables()
+    on_y = _record(other, y)
+    recorded, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold, args=(_record(held, x), recorded, release))
+    holder.start()
+    try:
+        assert recorded.wait(timeout=10)
+        _never_waiting(on_y)
+        assert not release.is_set() and holder.is_alive()  # table 1 was still open meanwhile
+    finally:
+        release.set()
+        holder.join(timeout=15)
+    assert Game.objects.filter(match=y).count() == (1 if other == "game" else 3)
+    assert Game.objects.filter(match=x).count() == (1 if held == "game" else 3)
+
+
+def test_two_slips_of_the_same_match_record_it_once():
+    """The second slip of a match waits for the first one's transaction, then finds its games
+    (``games_already_recorded``), never a duplicate game."""
+    x, _y = _two_tables()
+    recorded, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold, args=(_record("slip", x), recorded, release))
+    holder.start()
+    timer = threading.Timer(0.5, release.set)
+    try:
+        assert recorded.wait(timeout=10)
+        timer.start()
+        with pytest.raises(Conflict) as caught:
+            services.match_result_record(match=Match.objects.get(pk=x.pk), result="0-2-0")
+    finally:
+        release.set()
+        timer.cancel()
+        holder.join(timeout=15)
+    assert caught.value.code == "games_already_recorded"
+    assert list(Game.objects.filter(match=x).values_list("winner_id", flat=True)) == [
+        x.entry_b_id,
+        x.entry_a_id,
+        x.entry_a_id,
+    ]

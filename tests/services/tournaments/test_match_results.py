@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
@@ -138,3 +139,38 @@ def test_round_clock_start_pause_resume_extend():
     assert services.clock_read(round=rnd, match=m).total_seconds == 40 * 60 + 300
     with pytest.raises(InvalidState):
         services.round_clock_start(round=rnd)
+
+
+#: A slip is one locked read of the match, one check for recorded games, one update of the
+#: match (die roll, time called), one INSERT of all its games and one update of the open
+#: reports, in a savepoint here (the test's transaction): whatever the number of games.
+MAX_SLIP_QUERIES = 8
+
+
+@pytest.mark.parametrize("result", ["2-1-0", "3-0-0", "1-1-0", "no_show_b"])
+def test_a_slip_records_a_match_in_a_bounded_number_of_queries(
+    django_assert_max_num_queries, result
+):
+    _t, _rnd, m = published()
+    with django_assert_max_num_queries(MAX_SLIP_QUERIES) as ctx:
+        services.match_result_record(match=m, result=result, die_roll_winner=m.entry_a_id)
+    inserts = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("INSERT")]
+    assert len(inserts) == 1 and "tournaments_game" in inserts[0]
+    locks = [q["sql"] for q in ctx.captured_queries if "FOR UPDATE" in q["sql"]]
+    # The match row only (never the tournament's): other tables do not wait for this one.
+    assert all(sql.endswith('FOR UPDATE OF "tournaments_match"') for sql in locks), locks
+    assert len(locks) == (1 if connection.features.has_select_for_update else 0)
+    assert len(games(m)) == {"2-1-0": 3, "3-0-0": 3, "1-1-0": 2, "no_show_b": 2}[result]
+
+
+def test_one_game_is_recorded_in_a_bounded_number_of_queries(django_assert_max_num_queries):
+    """``game_record``: the locked match, its games, the INSERT and (once the match is complete)
+    the update of the open reports, in a savepoint here; nothing is read twice."""
+    _t, _rnd, m = published()
+    a, b = m.entry_a_id, m.entry_b_id
+    services.match_set_die_roll(match=m, winner_entry=a)
+    for number, (winner, first) in enumerate([(a, a), (b, b), (a, a)], start=1):
+        with django_assert_max_num_queries(6):
+            services.game_record(match=m, number=number, winner_entry=winner, first_entry=first)
+    m.refresh_from_db()
+    assert selectors.match_score(m).complete
