@@ -4,25 +4,39 @@ Usage::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/hkk_bench \\
         .venv/bin/python bench/event.py [--entries 4096] [--rounds 13] [--seed 1] [--rate 200]
+        [--workers 4] [--sample 64]
 
 The database is migrated, then one event is built through the services exactly as an organiser
 and the judges would: ``entries`` players register (the first ``--lists`` submit a legal HKK
 list, the others get the organiser's override), the event starts, and every round is paired
-(``round_pair_next``), published, all its matches played (``match_set_die_roll`` and one
-``game_record`` per game) and finished. Standings recomputes are
-queued as in production; the benchmark stands in for the Celery worker: it counts the queued
-recomputes and runs each one (``standings_refresh``) after the round's results.
+(``round_pair_next``), published, all its matches recorded and the round finished.
+
+Results are recorded by ``--workers`` worker processes (``bench/recording.py``), each with its
+own database connection, like Gunicorn workers (threads of one process would share the GIL),
+through two paths:
+
+* the slip path: ``match_result_record``, one call per match (one result), e.g. ``"2-1-0"``;
+* the per-game judge path: ``match_set_die_roll``, then before each game ``match_next_right``
+  and one ``game_record``.
+
+Every round but the last: the first ``--sample`` matches go through the per-game path (then
+their games are removed again), then the whole round, every match, through the slip path.
+Last round: half of its matches through the slip path at ``--rate`` slip results per second,
+the other half through the per-game path at ``--rate`` game results per second, open loop.
+Standings recomputes are queued as in production; the benchmark stands in for the Celery
+worker: it counts the queued recomputes and runs each one (``standings_refresh``) after each
+recording phase.
 
 Printed (seconds, wall clock):
 
 1. Pairing the next round (load, legal-list check, pair, write): min / median / max over the
    rounds and the SQL queries of one call (min / max: it must not grow with the field).
-2. Recording results: per round the seconds for all its matches, recorded by 8 threads (8
-   judges at once, each its own connection), and the SQL queries per match of the whole
-   judge's sequence (die roll, next-right look-ups, games; measured on 16 matches); for the
-   last round, ``--rate`` game results per second sent open-loop from 8 threads
-   (each its own connection): p50 / p99 / max latency of one ``game_record`` call, and the
-   recomputes the burst queued.
+2. Recording results, each figure naming its path, with SQL queries per match (``BEGIN`` and
+   ``COMMIT`` and the standings claim after the commit included): the slip path, seconds for a
+   whole round; the per-game path, matches per second on the sample (and the whole round at
+   that rate); the last round's open loop per path: rate asked and done, p50 / p99 / max
+   latency of one ``match_result_record`` / ``game_record`` call (from its due time when a
+   worker falls behind) and the recomputes each burst queued.
 3. Standings: ``standings_compute`` (service, from the database), ``standings_refresh``
    (compute and store the snapshot), and the standings API through Django's test client
    (first read of a version, a later read, a conditional GET answered 304).
@@ -33,11 +47,11 @@ The event is left in the database (its id is printed) for ``bench/load.py``.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -49,43 +63,19 @@ import django
 
 django.setup()
 
+import recording  # noqa: E402  (bench/recording.py, beside this script)
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection, connections  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from decks.models import Card, Format  # noqa: E402
 from decks.selectors.cache import clear_caches  # noqa: E402
 from decks.selectors.cards import cards_for_game  # noqa: E402
-from hkk_tournament.celery import app  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.management.commands.simulate_tournament import build_legal_deck  # noqa: E402
 from tournaments.models import Match, Round, Tournament  # noqa: E402
-from tournaments.services import jobs  # noqa: E402
-
-#: Standings recomputes queued (tournament ids), run by :func:`_run_recomputes`.
-QUEUED: list[int] = []
-
-
-def _stand_in_worker() -> None:
-    """Queue standings recomputes instead of running them in the request (no broker here)."""
-    task = app.tasks[jobs.STANDINGS_RECOMPUTE]
-
-    def queue(*args: Any, kwargs: dict[str, Any] | None = None, **options: Any) -> None:
-        assert kwargs is not None
-        QUEUED.append(kwargs["tournament_id"])
-
-    setattr(task, "apply_async", queue)  # noqa: B010 (replaces the bound method)
-
-
-def _run_recomputes() -> int:
-    """Run the queued recomputes as the worker would; the number run."""
-    done = 0
-    while QUEUED:
-        services.standings_refresh(tournament_id=QUEUED.pop(0))
-        done += 1
-    return done
 
 
 def _register(tournament: Tournament, count: int, lists: int, rng: random.Random) -> None:
@@ -107,78 +97,67 @@ def _register(tournament: Tournament, count: int, lists: int, rng: random.Random
             print(f"  registered {i}/{count}", flush=True)
 
 
-def _play(match: Match, rng: random.Random, latencies: list[float] | None = None) -> int:
-    """Die roll and games of one match through the services; the number of calls."""
-    a, b = match.entry_a_id, match.entry_b_id
-    assert b is not None, "a bye has no games"
-    services.match_set_die_roll(match=match, winner_entry=rng.choice((a, b)))
-    calls = 1
-    number = 0
-    while True:
-        nxt = services.match_next_right(match=match)
-        if nxt.decision is None:
-            return calls
-        number += 1
-        holder = nxt.holder if nxt.holder is not None else a
-        waived = rng.random() < 0.15
-        first = (b if holder == a else a) if waived else holder
-        x = rng.random()
-        winner = a if x < 0.47 else b if x < 0.94 else None
-        started = time.perf_counter()
-        services.game_record(
-            match=match, number=number, winner_entry=winner, first_entry=first, waived=waived
+def _phase(
+    recorders: recording.Recorders,
+    path: str,
+    matches: list[Match],
+    rng: random.Random,
+    rate: float = math.inf,
+) -> recording.Phase:
+    """Record ``matches`` through ``path`` from the worker processes, then run the standings
+    recomputes they queued (as the Celery worker would, a couple of seconds later)."""
+    phase = recorders.record(path, matches, rng=rng, rate=rate)
+    recording.QUEUED.extend(phase.queued)
+    recording.run_recomputes()
+    return phase
+
+
+def _round_line(phase: recording.Phase, burst: bool) -> str:
+    what = "slips" if phase.path == "slip" else "per-game"
+    line = (
+        f"{what} {phase.matches} matches in {phase.seconds:.1f} s "
+        f"({phase.queries_per_match:.1f} queries/match"
+    )
+    if burst:
+        line += f", p99 {phase.percentile(0.99):.0f} ms"
+    return line + f", recomputes queued {len(phase.queued)})"
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else math.nan
+
+
+def _print_recording(
+    args: argparse.Namespace,
+    slips: list[recording.Phase],
+    samples: list[recording.Phase],
+    bursts: list[recording.Phase],
+) -> None:
+    """Figures 2: both recording paths, each named, and the last round's open loop."""
+    size = args.entries // 2
+    print(f"2. record results from {args.workers} worker processes (one connection each):")
+    full = [p.seconds for p in slips]
+    print(
+        f"   slip path (match_result_record, one call per match): a whole round of "
+        f"{size} matches median {_median(full):.1f} s, max {max(full, default=math.nan):.1f} s; "
+        f"{_median([p.queries_per_match for p in slips]):.1f} queries/match"
+    )
+    per_s = _median([p.matches / p.seconds for p in samples if p.seconds])
+    print(
+        f"   per-game judge path (match_set_die_roll, match_next_right + game_record per game), "
+        f"{args.sample} matches per round: median {per_s:.1f} matches/s (a whole round at that "
+        f"rate: {size / per_s:.1f} s); "
+        f"{_median([p.queries_per_match for p in samples]):.1f} queries/match"
+    )
+    for p in bursts:
+        unit = p.path
+        call = "match_result_record" if unit == "slip" else "game_record"
+        print(
+            f"   open loop, last round, {unit} path: {args.rate:.0f} {unit} results/s asked, "
+            f"{p.rate:.0f}/s done ({len(p.latencies)} results): {call} p50 "
+            f"{p.percentile(0.5):.1f} ms, p99 {p.percentile(0.99):.1f} ms, max "
+            f"{p.percentile(1.0):.1f} ms; standings recomputes queued: {len(p.queued)}"
         )
-        if latencies is not None:
-            latencies.append(time.perf_counter() - started)
-        calls += 1
-
-
-def _play_open_loop(matches: list[Match], rate: float, rng: random.Random) -> dict[str, Any]:
-    """Record the matches at ``rate`` game results per second (open loop: a send time per
-    match, never waiting for earlier calls) from 8 threads; latencies of ``game_record``."""
-    latencies: list[float] = []
-    lock = threading.Lock()
-    seeds = [rng.getrandbits(32) for _ in matches]
-    start = time.perf_counter() + 0.2
-    # about 2.5 game results per match: space the matches so that games arrive at ``rate``
-    # (``inf``: closed loop, as fast as 8 judges can go).
-    interval = 2.5 / rate
-    slots = iter(range(len(matches)))
-
-    def worker() -> None:
-        own: list[float] = []
-        try:
-            while True:
-                with lock:
-                    i = next(slots, None)
-                if i is None:
-                    break
-                due = start + i * interval
-                delay = due - time.perf_counter()
-                if delay > 0:
-                    time.sleep(delay)
-                _play(matches[i], random.Random(seeds[i]), own)
-        finally:
-            with lock:
-                latencies.extend(own)
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    began = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - began
-    latencies.sort()
-    return {
-        "results": len(latencies),
-        "seconds": elapsed,
-        "rate": len(latencies) / elapsed,
-        "p50": latencies[len(latencies) // 2],
-        "p99": latencies[int(len(latencies) * 0.99)],
-        "max": latencies[-1],
-    }
 
 
 def _timed(fn: Any) -> tuple[float, Any]:
@@ -193,7 +172,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=13)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lists", type=int, default=256, help="entries with a submitted list")
-    parser.add_argument("--rate", type=float, default=200.0, help="game results/s, last round")
+    parser.add_argument(
+        "--rate", type=float, default=200.0, help="slip or game results/s, last round"
+    )
+    parser.add_argument("--workers", type=int, default=4, help="recording processes")
+    parser.add_argument(
+        "--sample", type=int, default=64, help="matches per round through the per-game path"
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         print("warning: DATABASE_URL is not PostgreSQL; the figures are not comparable")
@@ -203,7 +188,7 @@ def main() -> None:
     if not Card.objects.filter(game=fmt.game).exists():
         call_command("load_catalogue", verbosity=0)
     clear_caches()
-    _stand_in_worker()
+    recording.stand_in_worker()
     rng = random.Random(args.seed)
 
     t0 = time.perf_counter()
@@ -224,47 +209,46 @@ def main() -> None:
 
     pair_s: list[float] = []
     pair_q: list[int] = []
-    record_s: list[float] = []
-    per_match_q: list[float] = []
-    burst: dict[str, Any] = {}
-    for number in range(1, args.rounds + 1):
-        with CaptureQueriesContext(connection) as ctx:
-            seconds, rnd = _timed(
-                lambda: services.round_pair_next(tournament=tournament, seed=rng.getrandbits(32))
-            )
-        pair_s.append(seconds)
-        pair_q.append(len(ctx.captured_queries))
-        rnd = services.round_publish(round=rnd)
-        matches = list(
-            Match.objects.filter(round=rnd, entry_b__isnull=False)
-            .select_related("round__tournament")
-            .order_by("table")
-        )
-        QUEUED.clear()
-        if number == args.rounds:
-            burst = _play_open_loop(matches, args.rate, rng)
-            burst["queued"] = len(QUEUED)
-            seconds = burst["seconds"]
-            queries = float("nan")
-        else:
-            sample = matches[:16]
+    slips: list[recording.Phase] = []
+    samples: list[recording.Phase] = []
+    bursts: list[recording.Phase] = []
+    with recording.Recorders(args.workers) as recorders:
+        for number in range(1, args.rounds + 1):
             with CaptureQueriesContext(connection) as ctx:
-                seconds, _calls = _timed(lambda s=sample: [_play(m, rng) for m in s])
-            queries = len(ctx.captured_queries) / len(sample)
-            rest = _play_open_loop(matches[16:], float("inf"), rng)
-            seconds += rest["seconds"]
-        record_s.append(seconds)
-        per_match_q.append(queries)
-        queued = len(QUEUED)
-        _run_recomputes()
-        services.round_finish(round=rnd)
-        _run_recomputes()
-        print(
-            f"round {number:2d}: pair {pair_s[-1]:6.2f} s ({pair_q[-1]} queries), "
-            f"{len(matches)} matches recorded in {seconds:6.1f} s "
-            f"({queries:.1f} queries/match), recomputes queued: {queued}",
-            flush=True,
-        )
+                seconds, rnd = _timed(
+                    lambda: services.round_pair_next(
+                        tournament=tournament, seed=rng.getrandbits(32)
+                    )
+                )
+            pair_s.append(seconds)
+            pair_q.append(len(ctx.captured_queries))
+            rnd = services.round_publish(round=rnd)
+            matches = list(
+                Match.objects.filter(round=rnd, entry_b__isnull=False)
+                .select_related("round__tournament")
+                .order_by("table")
+            )
+            if number == args.rounds:
+                half = len(matches) // 2
+                phases = [
+                    _phase(recorders, "slip", matches[:half], rng, rate=args.rate),
+                    _phase(recorders, "game", matches[half:], rng, rate=args.rate),
+                ]
+                bursts.extend(phases)
+            else:
+                sample = matches[: args.sample]
+                phases = [_phase(recorders, "game", sample, rng)]
+                recording.undo(sample)
+                phases.append(_phase(recorders, "slip", matches, rng))
+                samples.append(phases[0])
+                slips.append(phases[1])
+            services.round_finish(round=rnd)
+            recording.run_recomputes()
+            print(
+                f"round {number:2d}: pair {pair_s[-1]:6.2f} s ({pair_q[-1]} queries); "
+                + "; ".join(_round_line(p, number == args.rounds) for p in phases),
+                flush=True,
+            )
 
     compute_s, _rows = _timed(lambda: services.standings_compute(tournament=tournament))
     refresh_s, _snap = _timed(lambda: services.standings_refresh(tournament_id=tournament.pk))
@@ -281,29 +265,7 @@ def main() -> None:
         f"1. pair next round: min {min(pair_s):.2f} / median {median_pair:.2f} / "
         f"max {max(pair_s):.2f} s; queries {min(pair_q)}..{max(pair_q)}"
     )
-    full = [s for s, q in zip(record_s, per_match_q, strict=True) if q == q]
-    print(
-        "2. record a round of {} matches: median {:.1f} s, max {:.1f} s; "
-        "{:.1f} queries/match".format(
-            args.entries // 2,
-            statistics.median(full) if full else float("nan"),
-            max(full) if full else float("nan"),
-            statistics.median([q for q in per_match_q if q == q]) if full else float("nan"),
-        )
-    )
-    if burst:
-        print(
-            "   open loop {:.0f}/s asked, {:.0f}/s done ({} results): game_record p50 {:.1f} ms,"
-            " p99 {:.1f} ms, max {:.1f} ms; standings recomputes queued: {}".format(
-                args.rate,
-                burst["rate"],
-                burst["results"],
-                burst["p50"] * 1000,
-                burst["p99"] * 1000,
-                burst["max"] * 1000,
-                burst["queued"],
-            )
-        )
+    _print_recording(args, slips, samples, bursts)
     print(
         f"3. standings: compute {compute_s:.2f} s, refresh (compute + store) {refresh_s:.2f} s; "
         f"API {first.status_code} first {first_s * 1000:.0f} ms, again {again_s * 1000:.0f} ms, "
