@@ -1,7 +1,9 @@
-"""Concurrent writes on PostgreSQL: two judges recording the same game, two organisers pairing
-the same round, two players reporting their match at the same instant. Each thread has its own
-database connection; row locks and unique constraints must leave exactly one result and turn the
-other request into a ``Conflict`` (or, for reports, let the second see the first)."""
+"""Concurrent writes on PostgreSQL: two judges recording the same game or the same slip, two
+organisers pairing the same round, two players reporting their match at the same instant, and
+results of different tables (games, slips, confirmed reports) that never wait for each other.
+Each thread has its own database connection; row locks and unique constraints must leave exactly
+one result and turn the other request into a ``Conflict`` (or, for reports, let the second see
+the first)."""
 
 from __future__ import annotations
 
