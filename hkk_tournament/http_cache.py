@@ -1,12 +1,14 @@
 """HTTP caching of pages and API responses built from a stored snapshot (e.g. the standings).
 
-A response read from a snapshot is identified by the snapshot's tag (its version) and dated by
-its ``computed_at``: :func:`not_modified` answers a conditional GET (``If-None-Match`` /
-``If-Modified-Since``) with 304 before anything is rendered, and :func:`add_validators` sets
-``ETag``, ``Last-Modified``, ``Cache-Control`` and ``Vary`` on the full response. The ETag also
-covers the language and the visitor (an anonymous visitor's page is the same for all of them),
-so a signed-in user never receives another user's page. Anonymous responses of a public event
-may be kept by browsers and proxies for ``PUBLIC_MAX_AGE`` seconds; others must revalidate.
+A response read from a snapshot is identified by the snapshot's tag (its version, plus what
+else the body depends on: for a paged list the page, limit, offset and search, so every page
+has its own ETag) and dated by its ``computed_at``: :func:`not_modified` answers a conditional
+GET (``If-None-Match`` / ``If-Modified-Since``) with 304 before anything is rendered, and
+:func:`add_validators` sets ``ETag``, ``Last-Modified``, ``Cache-Control`` and ``Vary`` on the
+full response. The ETag also covers the language and the visitor (an anonymous visitor's page
+is the same for all of them), so a signed-in user never receives another user's page.
+Anonymous responses of a public event may be kept by browsers and proxies for
+``PUBLIC_MAX_AGE`` seconds; others must revalidate.
 """
 
 from __future__ import annotations

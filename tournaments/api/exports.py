@@ -7,24 +7,35 @@ Rules: docs/rules.md §15 (Match points and tiebreakers).
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
 from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hkk_tournament import http_cache
+from hkk_tournament.pagination import BoundedLimitOffsetPagination
+from hkk_tournament.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.api._common import READ_ERRORS, TournamentApi, csv_response
-from tournaments.models import Round, StandingsSnapshot, Tournament
+from tournaments.models import Round
 from tournaments.permissions import can_manage
 
 #: Seconds a rendered standings body is kept (a new snapshot version has a new key anyway).
 CACHE_SECONDS = 600
+#: Standings rows per answer without ``?limit=``.
+STANDINGS_DEFAULT_LIMIT = 100
+#: Most standings rows one answer gives (a larger ``?limit=`` is clamped to it).
+STANDINGS_MAX_LIMIT = 1000
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -71,51 +82,152 @@ class ExportOutputSerializer(serializers.Serializer):
 # --- views --------------------------------------------------------------------------------
 
 
+class StandingsPagination(BoundedLimitOffsetPagination):
+    """``?limit=&offset=`` of the standings: ``STANDINGS_DEFAULT_LIMIT`` rows by default, at
+    most ``STANDINGS_MAX_LIMIT`` (a larger limit is clamped to it, DRF's ``max_limit``);
+    ``offset`` as every list (``hkk_tournament.pagination``). The ``next`` / ``previous``
+    links are built from the canonical parameters (:meth:`envelope`), so equal requests get
+    equal bytes whatever else their query string held."""
+
+    default_limit = STANDINGS_DEFAULT_LIMIT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.max_limit = STANDINGS_MAX_LIMIT
+
+    def window(self, request: Request) -> tuple[int, int]:
+        """``(limit, offset)`` asked for by ``request`` within the bounds above; an offset past
+        ``HKK_API_MAX_OFFSET`` raises DRF's ``ValidationError`` (400 ``invalid``)."""
+        limit = self.get_limit(request)
+        return (limit if limit is not None else self.default_limit), self.get_offset(request)
+
+    def envelope(
+        self,
+        *,
+        base_url: str,
+        params: dict[str, Any],
+        window: tuple[int, int],
+        count: int,
+        results: Any,
+    ) -> dict[str, Any]:
+        """``{"count", "next", "previous", "results"}`` for ``results`` at ``window`` (limit,
+        offset) of ``count`` rows; the links are ``base_url`` with ``params`` (the filters) and
+        the paging parameters."""
+        limit, offset = window
+
+        def link(at: int) -> str:
+            query = {**params, self.limit_query_param: limit}
+            if at > 0:
+                query[self.offset_query_param] = at
+            return f"{base_url}?{urlencode(query)}"
+
+        return {
+            "count": count,
+            "next": link(offset + limit) if offset + limit < count else None,
+            "previous": link(max(0, offset - limit)) if offset > 0 else None,
+            "results": results,
+        }
+
+
+class StandingsQuerySerializer(serializers.Serializer):
+    """The filters of ``GET …/standings/``: ``entry`` (one entry's row) and ``q`` (names
+    containing this text, case- and accent-insensitive); both keep the real ranks."""
+
+    entry = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, help_text=_("Only this entry's row.")
+    )
+    q = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=selectors.SEARCH_MAX_CHARS,
+        help_text=_("Only the entries whose name contains this (case and accents ignored)."),
+    )
+
+
 class StandingsApi(TournamentApi):
     """GET /api/tournaments/{tournament_id}/standings/: per entry the rank, match and game points
     and each tiebreaker (exact fraction and a 4-decimal value); only complete matches count.
+    Paged: ``{"count", "next", "previous", "results"}`` with ``?limit=`` (default 100, at most
+    1,000) and ``?offset=``; ``?entry=<id>`` gives that entry's row and ``?q=<text>`` the rows
+    whose name contains the text (case and accents ignored), with their real ranks. The JSON
+    export and the CSV have every row.
 
     Read from the stored snapshot (recomputed when results are recorded, never on read) with
-    ``ETag`` / ``Last-Modified`` from it: a conditional GET answers 304; ``Cache-Control:
-    public, max-age=10`` for anonymous readers of a public event. Anyone who may see the event;
-    404 ``tournament_not_found`` otherwise.
+    ``ETag`` / ``Last-Modified`` from it and the paging and filter parameters: a conditional GET
+    answers 304; ``Cache-Control: public, max-age=10`` for anonymous readers of a public event.
+    Each answer's bytes are kept in the cache per snapshot version and parameters, so a
+    repeated request never loads the snapshot's rows. Anyone who may see the event; 404
+    ``tournament_not_found`` otherwise; a bad filter or an offset past 1,000,000 is 400
+    ``invalid`` with the field.
     """
+
+    pagination_class = StandingsPagination
 
     @extend_schema(
         operation_id="tournaments_standings",
-        summary="Standings: match points, game points and the tiebreakers (exact and decimal)",
-        responses={200: StandingOutputSerializer(many=True), **READ_ERRORS},
+        summary="Standings (paged): match points, game points and the tiebreakers",
+        parameters=[StandingsQuerySerializer],
+        responses={
+            200: StandingOutputSerializer(many=True),
+            304: OpenApiResponse(description="Not modified (If-None-Match / If-Modified-Since)."),
+            400: ErrorResponseSerializer,
+            **READ_ERRORS,
+        },
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponseBase:
         tournament = self.visible_tournament(tournament_id)
+        query = StandingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        entry: int | None = query.validated_data.get("entry")
+        q = selectors.search_text(query.validated_data.get("q"))
+        paginator = StandingsPagination()
+        limit, offset = window = paginator.window(request)
+        params: dict[str, Any] = {"entry": entry} if entry is not None else {}
+        if q:
+            params["q"] = q
         snapshot = selectors.standings_snapshot(tournament)
-        tag = selectors.snapshot_tag(snapshot)
+        tag = selectors.snapshot_tag(
+            snapshot, "api", limit, offset, entry or 0, selectors.search_key(q)
+        )
         modified = snapshot.computed_at if snapshot is not None else None
         unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
         if unchanged is not None:
             return unchanged
-        if snapshot is None or tag is None:
-            views = services.standings_views(tournament=tournament, snapshot=None)
-            response: HttpResponseBase = Response(StandingOutputSerializer(views, many=True).data)
-        else:
-            response = HttpResponse(
-                self._snapshot_json(tournament, snapshot, tag), content_type="application/json"
+        base_url = request.build_absolute_uri(request.path)
+
+        def render() -> bytes:
+            rows = selectors.standings_matching(
+                services.standings_stored_rows(tournament=tournament, snapshot=snapshot),
+                q=q,
+                entry=entry,
             )
+            chosen = rows[offset : offset + limit]
+            views = selectors.stored_row_views(tournament=tournament, rows=chosen)
+            data = paginator.envelope(
+                base_url=base_url,
+                params=params,
+                window=window,
+                count=len(rows),
+                results=StandingOutputSerializer(views, many=True).data,
+            )
+            return bytes(JSONRenderer().render(data))
+
+        body = render() if tag is None else _cached_body(f"{tag}|{base_url}", render)
+        response = HttpResponse(body, content_type="application/json")
         return http_cache.add_validators(
             request, response, tag=tag, last_modified=modified, public=tournament.is_public
         )
 
-    @staticmethod
-    def _snapshot_json(tournament: Tournament, snapshot: StandingsSnapshot, tag: str) -> bytes:
-        """The JSON body of a stored snapshot, rendered once per snapshot version (cache)."""
-        key = f"api-standings:{tag}"
-        body = cache.get(key)
-        if body is None:
-            views = services.standings_views(tournament=tournament, snapshot=snapshot)
-            data = StandingOutputSerializer(views, many=True).data
-            body = JSONRenderer().render(data)
-            cache.set(key, body, CACHE_SECONDS)
-        return bytes(body)
+
+def _cached_body(identity: str, render: Callable[[], bytes]) -> bytes:
+    """The body cached under ``identity`` (a snapshot tag and the answer's URL), rendered and
+    kept for ``CACHE_SECONDS`` when missing."""
+    key = "api-standings:" + hashlib.sha256(identity.encode()).hexdigest()
+    body = cache.get(key)
+    if body is None:
+        body = render()
+        cache.set(key, body, CACHE_SECONDS)
+    return bytes(body)
 
 
 class StandingsCsvApi(TournamentApi):

@@ -11,15 +11,17 @@ standings columns §15 (Match points and tiebreakers).
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET
 
 from hkk_tournament import http_cache
 from tournaments import selectors, services
-from tournaments.models import Round, Tournament
+from tournaments.models import Round, StandingsSnapshot, Tournament
 from tournaments.pages.common import visible_round, visible_tournament
 from tournaments.pages.organiser_forms import (
     DetailsForm,
@@ -32,6 +34,12 @@ from tournaments.selectors import current_round, own_membership
 
 #: Seconds between two refreshes of the live page.
 REFRESH_SECONDS = 30
+#: Rows per page of the public standings page (the CSV and the PDF have them all).
+STANDINGS_PAGE_SIZE = 100
+#: Tables per page of the live page.
+LIVE_TABLES_PAGE_SIZE = 100
+#: Rows of the standings the live page shows (the top; the standings page has the rest).
+LIVE_STANDINGS_ROWS = 16
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -133,35 +141,69 @@ def round_by_name(request: HttpRequest, tournament_id: int, number: int) -> Http
     return render(request, "tournaments/public/round_by_name.html", context)
 
 
-def _standings_read(
-    request: HttpRequest, tournament: Tournament, *extra: object
-) -> tuple[str | None, Any, Any]:
-    """``(tag, last_modified, rows)`` of the standings read from the stored snapshot: ``rows``
-    is lazy, so a page whose fragment is cached (or a 304) never builds them."""
-    snapshot = selectors.standings_snapshot(tournament)
-    tag = selectors.snapshot_tag(snapshot, *extra)
-    rows = SimpleLazyObject(
-        lambda: services.standings_views(tournament=tournament, snapshot=snapshot)
+def _list_params(request: HttpRequest) -> tuple[int, str]:
+    """``(page, q)`` of a paged public list: ``?page=`` (1 by default) and the search text."""
+    return (
+        selectors.page_number(request.GET.get("page")),
+        selectors.search_text(request.GET.get("q")),
     )
-    return tag, (snapshot.computed_at if snapshot is not None else None), rows
+
+
+def _kept_params(page: int, q: str) -> dict[str, Any]:
+    """The query parameters that keep the page and the search across the live page's
+    refreshes (``{}`` for the first page without a search)."""
+    params: dict[str, Any] = {}
+    if page > 1:
+        params["page"] = page
+    if q:
+        params["q"] = q
+    return params
+
+
+def _pager_query(q: str) -> str:
+    """What the page links add after ``?page=N`` to keep the search (``"&q=kov"`` or ``""``)."""
+    return "&" + urlencode({"q": q}) if q else ""
+
+
+def _stored_rows(tournament: Tournament, snapshot: StandingsSnapshot | None) -> list[dict]:
+    return services.standings_stored_rows(tournament=tournament, snapshot=snapshot)
 
 
 @require_GET
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """GET /tournaments/<id>/standings/: the standings (rank, points, the tournament's tiebreaker
     columns; docs/rules.md §15 (Match points and tiebreakers)) for whoever may see the event
-    (404 otherwise). Read from the stored snapshot (recomputed when results are recorded), with
-    ``ETag`` / ``Last-Modified`` from it (a conditional GET answers 304) and the table kept in
-    the cache per snapshot version and language.
+    (404 otherwise), ``STANDINGS_PAGE_SIZE`` rows per page (``?page=``, page links when there
+    is more than one page) and a search by name (``?q=``: case- and accent-insensitive, the
+    matching rows with their real rank). The CSV and the PDF stay complete.
+
+    Read from the stored snapshot (recomputed when results are recorded), with ``ETag`` /
+    ``Last-Modified`` from it and the page and search (a conditional GET answers 304); the table
+    is kept in the cache per snapshot version, page, search and language, so a repeated request
+    never loads the snapshot's rows.
     """
     tournament = visible_tournament(request, tournament_id)
-    tag, modified, rows = _standings_read(request, tournament)
+    page, q = _list_params(request)
+    snapshot = selectors.standings_snapshot(tournament)
+    tag = selectors.snapshot_tag(snapshot, "standings", page, selectors.search_key(q))
+    modified = snapshot.computed_at if snapshot is not None else None
     unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
     if unchanged is not None:
         return unchanged
+    table = SimpleLazyObject(
+        lambda: selectors.standings_page(
+            tournament=tournament,
+            rows=_stored_rows(tournament, snapshot),
+            number=page,
+            size=STANDINGS_PAGE_SIZE,
+            q=q,
+        )
+    )
     context = {
         "tournament": tournament,
-        "rows": rows,
+        "table": table,
+        "q": q,
+        "pager_query": _pager_query(q),
         "fragment_key": tag,
         "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
@@ -175,40 +217,68 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
 
 @require_GET
 def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
-    """GET /tournaments/<id>/live/: the tables of the latest published or finished round and the
-    standings, for whoever may see the event (404 otherwise); draft rounds are never shown here,
-    not even to organisers. ``?partial=1`` returns only the content fragment the page's script
-    swaps in every ``REFRESH_SECONDS``; without JavaScript a ``<noscript>`` meta refresh reloads
-    the page.
+    """GET /tournaments/<id>/live/: the tables of the latest published or finished round
+    (``LIVE_TABLES_PAGE_SIZE`` per page, ``?page=``, and ``?q=`` to find one's table by name)
+    and the top ``LIVE_STANDINGS_ROWS`` of the standings with a link to the full standings, for
+    whoever may see the event (404 otherwise); draft rounds are never shown here, not even to
+    organisers. ``?partial=1`` returns only the content fragment the page's script swaps in
+    every ``REFRESH_SECONDS`` (its URL keeps the page and the search); without JavaScript a
+    ``<noscript>`` meta refresh reloads the page.
 
-    The standings come from the stored snapshot; the tables and standings are kept in the
-    cache per snapshot version, round and language (a result shows once the standings that
-    follow it are recomputed), and ``ETag`` / ``Last-Modified`` let a client revalidate (304).
+    The standings come from the stored snapshot; the tables are kept in the cache per snapshot
+    version, round, page, search and language, the top of the standings per snapshot version
+    and language (a result shows once the standings that follow it are recomputed), and
+    ``ETag`` / ``Last-Modified`` let a client revalidate (304).
     """
     tournament = visible_tournament(request, tournament_id)
+    page, q = _list_params(request)
     rnd = current_round(tournament=tournament)
     round_part = f"{rnd.pk}{rnd.status}" if rnd is not None else "none"
     partial = request.GET.get("partial") == "1"
-    tag, modified, rows = _standings_read(request, tournament, round_part, int(partial))
+    snapshot = selectors.standings_snapshot(tournament)
+    fragment_key = selectors.snapshot_tag(
+        snapshot, "live", round_part, page, selectors.search_key(q)
+    )
+    tag = f"{fragment_key}-{int(partial)}" if fragment_key is not None else None
+    modified = snapshot.computed_at if snapshot is not None else None
     unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
     if unchanged is not None:
         return unchanged
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": rnd,
-        "matches": SimpleLazyObject(
-            lambda: selectors.round_match_views(round=rnd) if rnd is not None else []
+        "tables": SimpleLazyObject(
+            lambda: (
+                selectors.round_tables_page(round=rnd, number=page, size=LIVE_TABLES_PAGE_SIZE, q=q)
+                if rnd is not None
+                else None
+            )
         ),
-        "rows": rows,
-        "fragment_key": tag,
+        "standings_top": SimpleLazyObject(
+            lambda: selectors.standings_page(
+                tournament=tournament,
+                rows=_stored_rows(tournament, snapshot),
+                number=1,
+                size=LIVE_STANDINGS_ROWS,
+            )
+        ),
+        "q": q,
+        "pager_query": _pager_query(q),
+        "fragment_key": fragment_key,
+        "standings_key": selectors.snapshot_tag(snapshot, "live-standings"),
         "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
         "refresh": REFRESH_SECONDS,
-        "clock": selectors.clock_view(round=rnd) if rnd is not None else None,
     }
     if partial:
         response = render(request, "tournaments/public/_live_content.html", context)
     else:
         context["rounds"] = selectors.rounds_visible(tournament=tournament, user=request.user)
+        context["clock"] = selectors.clock_view(round=rnd) if rnd is not None else None
+        query = urlencode({"partial": 1, **_kept_params(page, q)})
+        context["live_url"] = f"{reverse('tournaments:live', args=[tournament.pk])}?{query}"
+        context["search_tables"] = rnd is not None and (
+            bool(q) or rnd.matches.count() > LIVE_TABLES_PAGE_SIZE
+        )
         response = render(request, "tournaments/public/live.html", context)
     return http_cache.add_validators(
         request, response, tag=tag, last_modified=modified, public=tournament.is_public

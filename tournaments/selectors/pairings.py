@@ -17,10 +17,11 @@ from django.utils.translation import gettext
 
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import MatchStructure
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.permissions import player_entry_ids
 from tournaments.selectors.entries import names_by_entry
 from tournaments.selectors.matches import MatchScore, match_games, match_score, match_state
+from tournaments.selectors.paging import SearchedPage, name_matches, page_info, search_needle
 
 # --- explanations -------------------------------------------------------------------------
 
@@ -198,6 +199,41 @@ def round_match_views(*, round: Round) -> list[MatchView]:
         m.round = round
         views.append(_match_view(m, names, tournament))
     return views
+
+
+@dataclass(frozen=True)
+class TablesPage(SearchedPage):
+    """One page of a round's tables for the live page: ``matches`` (:class:`MatchView`, table
+    order) and, from :class:`~tournaments.selectors.paging.SearchedPage`, the page over the
+    matching tables, the ``total`` tables of the round and the search text ``q``."""
+
+    matches: list[MatchView]
+
+
+def round_tables_page(*, round: Round, number: int, size: int, q: str = "") -> TablesPage:
+    """Page ``number`` (clamped to the last) of ``size`` tables of ``round`` in table order;
+    with a search text ``q`` only the tables where an entry's name contains it (case- and
+    accent-insensitive). Reads only that page's matches, games and names: five queries at
+    most, whatever the size of the round (a search also reads the event's names once)."""
+    tournament = round.tournament
+    matches = round.matches.order_by("table")
+    if q:
+        needle = search_needle(q)
+        found = [
+            pk for pk, name in names_by_entry(tournament).items() if name_matches(name, needle)
+        ]
+        matches = matches.filter(Q(entry_a_id__in=found) | Q(entry_b_id__in=found))
+    total = round.matches.count()
+    count = matches.count() if q else total
+    page = page_info(requested=number, size=size, count=count)
+    chosen = list(matches.prefetch_related("games")[page.offset : page.offset + size])
+    ids = {m.entry_a_id for m in chosen} | {m.entry_b_id for m in chosen if m.entry_b_id}
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("id", "name")) if ids else {}
+    views = []
+    for m in chosen:
+        m.round = round
+        views.append(_match_view(m, names, tournament))
+    return TablesPage(matches=views, page=page, total=total, q=q)
 
 
 def match_view(*, match: Match) -> MatchView:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -18,6 +19,7 @@ from django.utils.translation import gettext
 from tournaments.domain.types import StandingRow
 from tournaments.models import StandingsSnapshot, Tournament
 from tournaments.selectors.entries import names_by_entry
+from tournaments.selectors.paging import SearchedPage, name_matches, page_info, search_needle
 
 #: Digits shown for a tiebreaker value (the exact value goes in a title attribute / "exact").
 TIEBREAKER_DIGITS = 4
@@ -29,8 +31,14 @@ BASE_COLUMN_TIEBREAKERS = frozenset({"game_points"})
 
 def standings_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
     """The cached standings written by the standings task, if any has been computed (a row
-    created only to mark a recompute as pending, ``version`` 0, does not count)."""
-    return StandingsSnapshot.objects.filter(tournament=tournament, version__gt=0).first()
+    created only to mark a recompute as pending, ``version`` 0, does not count).
+
+    Only the small fields are read (``version``, ``computed_at``, …: what :func:`snapshot_tag`
+    needs); ``rows`` (about 1 MB at 4,096 entries) is deferred and costs one query when first
+    read, so a 304 or a cached page never loads it."""
+    return (
+        StandingsSnapshot.objects.filter(tournament=tournament, version__gt=0).defer("rows").first()
+    )
 
 
 def snapshot_tag(snapshot: StandingsSnapshot | None, *extra: object) -> str | None:
@@ -45,12 +53,20 @@ def snapshot_tag(snapshot: StandingsSnapshot | None, *extra: object) -> str | No
 def snapshot_standing_views(
     *, tournament: Tournament, snapshot: StandingsSnapshot
 ) -> list[StandingView]:
-    """The rows of a stored snapshot as :class:`StandingView` (no query): the same values as
-    :func:`standing_views` of the standings computed when the snapshot was written, with the
-    tiebreakers in the tournament's order."""
+    """The rows of a stored snapshot as :class:`StandingView` (no query once ``rows`` is
+    loaded): the same values as :func:`standing_views` of the standings computed when the
+    snapshot was written, with the tiebreakers in the tournament's order."""
+    return stored_row_views(tournament=tournament, rows=snapshot.rows)
+
+
+def stored_row_views(
+    *, tournament: Tournament, rows: Sequence[dict[str, Any]]
+) -> list[StandingView]:
+    """Stored standings rows (the snapshot's JSON shape, ``StandingsSnapshot.rows``) as
+    :class:`StandingView`, tiebreakers in the tournament's order (no query)."""
     codes = list(tournament.tiebreakers)
     views = []
-    for r in snapshot.rows:
+    for r in rows:
         stored = r.get("tiebreakers", {})
         views.append(
             StandingView(
@@ -69,6 +85,46 @@ def snapshot_standing_views(
             )
         )
     return views
+
+
+def standings_matching(
+    rows: Sequence[dict[str, Any]], *, q: str = "", entry: int | None = None
+) -> list[dict[str, Any]]:
+    """The stored rows (snapshot shape) whose name contains the search text ``q`` (case- and
+    accent-insensitive, :mod:`tournaments.selectors.paging`) and, when ``entry`` is given,
+    that entry's row; rank order and the real ranks are kept."""
+    needle = search_needle(q) if q else ""
+    return [
+        r
+        for r in rows
+        if (entry is None or r["entry"] == entry)
+        and (not needle or name_matches(r.get("name") or "", needle))
+    ]
+
+
+@dataclass(frozen=True)
+class StandingsPage(SearchedPage):
+    """One page of the standings for the public page: ``rows`` (:class:`StandingView`, real
+    ranks) and, from :class:`~tournaments.selectors.paging.SearchedPage`, the page over the
+    matching rows, the ``total`` rows of the standings and the search text ``q``."""
+
+    rows: list[StandingView]
+
+
+def standings_page(
+    *, tournament: Tournament, rows: Sequence[dict[str, Any]], number: int, size: int, q: str = ""
+) -> StandingsPage:
+    """Page ``number`` (clamped to the last) of ``size`` rows of the stored ``rows`` that match
+    ``q`` (:func:`standings_matching`); only that page's rows become views."""
+    matching = standings_matching(rows, q=q)
+    page = page_info(requested=number, size=size, count=len(matching))
+    chosen = matching[page.offset : page.offset + size]
+    return StandingsPage(
+        rows=stored_row_views(tournament=tournament, rows=chosen),
+        page=page,
+        total=len(rows),
+        q=q,
+    )
 
 
 def fraction_str(value: Fraction | int) -> str:

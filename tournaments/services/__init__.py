@@ -112,7 +112,7 @@ from tournaments.services.standings import (
     standings_csv,
     standings_refresh,
     standings_rows,
-    standings_views,
+    standings_stored_rows,
     tournament_export,
 )
 from tournaments.services.top_cut import (
@@ -195,7 +195,7 @@ __all__ = [
     "standings_csv",
     "standings_refresh",
     "standings_rows",
-    "standings_views",
+    "standings_stored_rows",
     "top_cut_champion",
     "top_cut_default_size",
     "top_cut_next",

@@ -73,17 +73,16 @@ def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
     )
 
 
-def standings_views(
+def standings_stored_rows(
     *, tournament: Tournament, snapshot: StandingsSnapshot | None
-) -> list[selectors.StandingView]:
-    """The standings for the public pages and API: the stored ``snapshot``'s rows when there is
-    one (recomputed on write, never on read), else computed now (an event with no result
-    recorded yet)."""
+) -> list[dict[str, Any]]:
+    """The standings rows the public pages and API read, in the snapshot's JSON shape
+    (:func:`standings_rows`): the stored ``snapshot``'s rows when there is one (recomputed on
+    write, never on read; reading them costs the one query that loads them), else computed now
+    (an event with no result recorded yet)."""
     if snapshot is not None:
-        return selectors.snapshot_standing_views(tournament=tournament, snapshot=snapshot)
-    return selectors.standing_views(
-        tournament=tournament, rows=standings_compute(tournament=tournament)
-    )
+        return list(snapshot.rows)
+    return standings_rows(tournament=tournament)
 
 
 def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:

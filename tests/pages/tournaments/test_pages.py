@@ -283,7 +283,7 @@ def test_standings_page_shows_decimal_and_exact_values(owner, lang):
     assert r.status_code == 200
     html = r.content.decode()
     assert f'<html lang="{lang}">' in html
-    rows = r.context["rows"]
+    rows = r.context["table"].rows
     assert [row.match_points for row in rows] == [3, 3, 0]
     for row in rows:
         assert [tb.code for tb in row.shown_tiebreakers] == ["buchholz"]  # game points: own column
