@@ -14,6 +14,8 @@ Environment (all optional):
 - ``GUNICORN_LOG_LEVEL`` (default ``info``); ``GUNICORN_ACCESS_LOG`` (default ``-`` = stdout, one
   JSON object per line, ``hkk_tournament.gunicorn_logging``; empty = off, Django's own request
   line still has every request).
+- Each worker is warmed before it takes requests (``post_worker_init`` below,
+  ``hkk_tournament.warmup``), also when ``max_requests`` recycles it.
 - ``FORWARDED_ALLOW_IPS`` (Gunicorn's own variable, default ``127.0.0.1,::1``): the proxies whose
   ``X-Forwarded-Proto`` Gunicorn believes. Leave the default when the proxy runs on the same
   machine; never set ``*`` while the port can be reached from outside. Django uses
@@ -49,3 +51,11 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 proc_name = "hkk-tournament"
 # Gunicorn's control socket ($HOME/.gunicorn/gunicorn.ctl) is not used: signals and systemd are.
 control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """Warm every new (or recycled) worker before it accepts a connection: URL patterns,
+    languages and templates (``hkk_tournament.warmup``), so its first visitors do not wait."""
+    from hkk_tournament.warmup import warm
+
+    worker.log.info("worker %s warmed: %d templates", worker.pid, warm())

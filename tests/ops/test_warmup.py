@@ -1,0 +1,81 @@
+"""Warming a new Gunicorn worker (``hkk_tournament.warmup`` from gunicorn.conf.py's
+``post_worker_init``): URL patterns, languages and every project template are loaded before the
+worker takes requests, with no database access, and a failure never stops the worker."""
+
+from __future__ import annotations
+
+import logging
+import runpy
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.template import TemplateSyntaxError
+
+from hkk_tournament import warmup
+
+
+def test_warm_compiles_every_project_template_without_the_database(caplog):
+    """No ``django_db`` mark: pytest-django refuses any query, so a step that touched the
+    database would fail (and be logged)."""
+    names = warmup.project_templates()
+    assert "base.html" in names and "tournaments/public/standings.html" in names
+    assert len(names) > 20
+    with caplog.at_level(logging.WARNING, logger="hkk_tournament.warmup"):
+        assert warmup.warm() == len(names)
+    assert caplog.records == []
+
+
+def test_a_failing_template_is_logged_and_the_rest_compiled(monkeypatch, caplog):
+    real = warmup.get_template
+
+    def broken(name):
+        if name == "base.html":
+            raise TemplateSyntaxError("broken")
+        return real(name)
+
+    monkeypatch.setattr(warmup, "get_template", broken)
+    with caplog.at_level(logging.WARNING, logger="hkk_tournament.warmup"):
+        assert warmup.warm() == len(warmup.project_templates()) - 1
+    assert "base.html" in caplog.text
+
+
+def test_a_failing_url_warm_up_is_logged(monkeypatch, caplog):
+    def fails():
+        raise RuntimeError("no urls")
+
+    monkeypatch.setattr(warmup, "get_resolver", fails)
+    with caplog.at_level(logging.WARNING, logger="hkk_tournament.warmup"):
+        assert warmup.warm() > 0
+    assert "warm-up of URLs and languages failed" in caplog.text
+
+
+def test_gunicorn_warms_each_worker_after_loading_the_app(monkeypatch):
+    config = runpy.run_path(str(Path(settings.BASE_DIR) / "gunicorn.conf.py"))
+    calls = []
+    monkeypatch.setattr(warmup, "warm", lambda: calls.append("warm") or 7)
+
+    class Log:
+        def info(self, message, *args):
+            calls.append(message % args)
+
+    class Worker:
+        pid = 42
+        log = Log()
+
+    config["post_worker_init"](Worker())
+    assert calls == ["warm", "worker 42 warmed: 7 templates"]
+
+
+@pytest.mark.parametrize("code", [code for code, _ in settings.LANGUAGES])
+def test_every_language_is_warmed(code, monkeypatch):
+    seen = []
+    real = warmup.translation.override
+
+    def override(language):
+        seen.append(language)
+        return real(language)
+
+    monkeypatch.setattr(warmup.translation, "override", override)
+    warmup.warm()
+    assert code in seen
