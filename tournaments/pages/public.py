@@ -166,6 +166,7 @@ def _pager_query(q: str) -> str:
 
 
 def _stored_rows(tournament: Tournament, snapshot: StandingsSnapshot | None) -> list[dict]:
+    """The standings rows to page (the snapshot's, loaded now, or computed without one)."""
     return services.standings_stored_rows(tournament=tournament, snapshot=snapshot)
 
 
@@ -202,7 +203,6 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     context = {
         "tournament": tournament,
         "table": table,
-        "q": q,
         "pager_query": _pager_query(q),
         "fragment_key": tag,
         "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
