@@ -41,6 +41,9 @@ Printed (seconds, wall clock):
    (compute and store the snapshot), and the standings API through Django's test client
    (first read of a version, a later read, a conditional GET answered 304).
 
+After the event starts and after each round the event's tables are analysed (``ANALYZE``, as
+PostgreSQL's autovacuum does on a production server), outside every timed step.
+
 The event is left in the database (its id is printed) for ``bench/load.py``.
 """
 
@@ -75,7 +78,7 @@ from decks.selectors.cache import clear_caches  # noqa: E402
 from decks.selectors.cards import cards_for_game  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.management.commands.simulate_tournament import build_legal_deck  # noqa: E402
-from tournaments.models import Match, Round, Tournament  # noqa: E402
+from tournaments.models import Entry, Game, Match, Round, RoundSeat, Tournament  # noqa: E402
 
 
 def _register(tournament: Tournament, count: int, lists: int, rng: random.Random) -> None:
@@ -160,6 +163,16 @@ def _print_recording(
         )
 
 
+def _analyze() -> None:
+    """Refresh PostgreSQL's planner statistics of the event's tables, as autovacuum does on a
+    production server (it may be off on a benchmark machine: then every plan is a guess)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in (Entry, Round, Match, Game, RoundSeat):
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+
+
 def _timed(fn: Any) -> tuple[float, Any]:
     started = time.perf_counter()
     out = fn()
@@ -203,6 +216,7 @@ def main() -> None:
     services.tournament_open_registration(tournament=tournament)
     _register(tournament, args.entries, args.lists, rng)
     tournament = services.tournament_start(tournament=tournament)
+    _analyze()
     print(
         f"event {tournament.pk}: {args.entries} entries built in {time.perf_counter() - t0:.0f} s"
     )
@@ -244,6 +258,7 @@ def main() -> None:
                 slips.append(phases[1])
             services.round_finish(round=rnd)
             recording.run_recomputes()
+            _analyze()
             print(
                 f"round {number:2d}: pair {pair_s[-1]:6.2f} s ({pair_q[-1]} queries); "
                 + "; ".join(_round_line(p, number == args.rounds) for p in phases),
