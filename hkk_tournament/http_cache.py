@@ -8,7 +8,9 @@ GET (``If-None-Match`` / ``If-Modified-Since``) with 304 before anything is rend
 full response. The ETag also covers the language and the visitor (an anonymous visitor's page
 is the same for all of them), so a signed-in user never receives another user's page.
 Anonymous responses of a public event may be kept by browsers and proxies for
-``PUBLIC_MAX_AGE`` seconds; others must revalidate.
+``PUBLIC_MAX_AGE`` seconds (by the browser only when the response sets a cookie, such as the
+pages' CSRF cookie: ``SecurityHeadersMiddleware`` makes those ``private``); others must
+revalidate.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ the ``Permissions-Policy`` header.
   ``OverflowError`` (a value the database refused) becomes the 400 page.
 - :class:`SecurityHeadersMiddleware` sets ``Permissions-Policy`` from
   ``settings.HKK_PERMISSIONS_POLICY`` on every response (Django's ``SecurityMiddleware`` sets
-  ``Referrer-Policy`` and ``django-csp`` the ``Content-Security-Policy``).
+  ``Referrer-Policy`` and ``django-csp`` the ``Content-Security-Policy``), and keeps shared
+  caches from storing a response that sets a cookie (``public`` becomes ``private``).
 
 The first two sit after ``LocaleMiddleware`` so that messages are in the client's language.
 """
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.db import DataError
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 
 from hkk_tournament.error_views import bad_request, json_error, render_application_error
 from hkk_tournament.errors import ApplicationError
@@ -73,7 +75,8 @@ class ApplicationErrorMiddleware:
 
 class SecurityHeadersMiddleware:
     """``Permissions-Policy: settings.HKK_PERMISSIONS_POLICY`` on every response (unless a view
-    set its own)."""
+    set its own); a response that sets a cookie and was marked ``public`` becomes ``private``
+    (it runs after the session and CSRF middleware have set their cookies)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -83,4 +86,8 @@ class SecurityHeadersMiddleware:
         policy = getattr(settings, "HKK_PERMISSIONS_POLICY", "")
         if policy and "Permissions-Policy" not in response:
             response["Permissions-Policy"] = policy
+        if response.cookies and "public" in response.get("Cache-Control", ""):
+            # A shared cache (a venue's proxy) must never keep a response that sets a cookie
+            # (the CSRF cookie of a first visit): it would hand that cookie to the next visitor.
+            patch_cache_control(response, private=True)
         return response
