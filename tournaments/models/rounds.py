@@ -227,7 +227,7 @@ class Game(models.Model):
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        ordering = ["match", "number"]
+        ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
             models.CheckConstraint(

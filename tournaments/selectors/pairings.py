@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import MatchStructure
-from tournaments.models import Entry, Game, Match, Round, Tournament
+from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.permissions import player_entry_ids
 from tournaments.selectors.entries import names_by_entry
 from tournaments.selectors.matches import MatchScore, match_games, match_score, match_state
@@ -226,10 +226,7 @@ def round_tables_page(*, round: Round, number: int, size: int, q: str = "") -> T
     total = round.matches.count()
     count = matches.count() if q else total
     page = page_info(requested=number, size=size, count=count)
-    # Games in their own order only: the model's default ordering joins the match, round and
-    # event of every game (a scan of all the event's matches at 4,096 entries).
-    games = Prefetch("games", queryset=Game.objects.order_by("number"))
-    chosen = list(matches.prefetch_related(games)[page.offset : page.offset + size])
+    chosen = list(matches.prefetch_related("games")[page.offset : page.offset + size])
     ids = {m.entry_a_id for m in chosen} | {m.entry_b_id for m in chosen if m.entry_b_id}
     names = dict(Entry.objects.filter(pk__in=ids).values_list("id", "name")) if ids else {}
     views = []
