@@ -122,14 +122,28 @@ class Tournament(models.Model):
     def structure(self) -> MatchStructure:
         """The match structure in force: ``match_structure`` when stored, else the one the
         older fields imply (``first_player_policy``, ``games_per_match``, ``stop_at_two_wins``).
+        Kept on the instance until one of those fields changes (the structure is immutable).
 
         Raises:
             InvalidStructure: stored data that is not a valid structure.
         """
-        if self.match_structure:
-            return MatchStructure.from_dict(self.match_structure)
-        return structure_for_policy(
-            self.first_player_policy or "hkk",
-            games_per_match=self.games_per_match,
-            ends_when_decided=self.stop_at_two_wins,
+        # Read once per instance and settings: a round's page asks for it once per table.
+        key = (
+            repr(self.match_structure),
+            self.first_player_policy,
+            self.games_per_match,
+            self.stop_at_two_wins,
         )
+        known = self.__dict__.get("_structure_read")
+        if known is not None and known[0] == key:
+            return known[1]
+        if self.match_structure:
+            structure = MatchStructure.from_dict(self.match_structure)
+        else:
+            structure = structure_for_policy(
+                self.first_player_policy or "hkk",
+                games_per_match=self.games_per_match,
+                ends_when_decided=self.stop_at_two_wins,
+            )
+        self.__dict__["_structure_read"] = (key, structure)
+        return structure

@@ -7,6 +7,8 @@ Rules: docs/rules.md §15 (Match points and tiebreakers).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -41,6 +43,34 @@ def standings_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
     )
 
 
+#: Parsed snapshot rows kept in this process, newest last: ``(snapshot id, version, computed
+#: at) → rows``. A version is read from the database once per process, not once per page.
+_ROWS: OrderedDict[tuple[int, int, float], list[dict[str, Any]]] = OrderedDict()
+_ROWS_LOCK = threading.Lock()
+#: Snapshot versions kept (about 5–8 MB each at 4,096 entries).
+ROWS_KEPT = 4
+
+
+def snapshot_rows(snapshot: StandingsSnapshot) -> list[dict[str, Any]]:
+    """The stored rows of ``snapshot`` (``StandingsSnapshot.rows``, about 1 MB of JSON at 4,096
+    entries), loaded from the database once per snapshot version and process and then kept
+    (the ``ROWS_KEPT`` newest versions): while results come in, every page and API answer a new
+    version leaves uncached needs them, and a worker renders several of those at once. A new
+    version has a new key, so nothing stale is ever read. Callers must not change the rows."""
+    key = (snapshot.pk, snapshot.version, snapshot.computed_at.timestamp())
+    with _ROWS_LOCK:
+        rows = _ROWS.get(key)
+        if rows is not None:
+            _ROWS.move_to_end(key)
+            return rows
+        # Loaded under the lock: a worker's other threads wait for this read, not repeat it.
+        rows = list(snapshot.rows)
+        _ROWS[key] = rows
+        while len(_ROWS) > ROWS_KEPT:
+            _ROWS.popitem(last=False)
+        return rows
+
+
 def snapshot_tag(snapshot: StandingsSnapshot | None, *extra: object) -> str | None:
     """The identity of what is read from ``snapshot`` (for ETags and cached fragments):
     tournament, version and computation time, plus ``extra`` parts; ``None`` without one."""
@@ -56,7 +86,7 @@ def snapshot_standing_views(
     """The rows of a stored snapshot as :class:`StandingView` (no query once ``rows`` is
     loaded): the same values as :func:`standing_views` of the standings computed when the
     snapshot was written, with the tiebreakers in the tournament's order."""
-    return stored_row_views(tournament=tournament, rows=snapshot.rows)
+    return stored_row_views(tournament=tournament, rows=snapshot_rows(snapshot))
 
 
 def stored_row_views(

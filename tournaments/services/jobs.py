@@ -169,25 +169,33 @@ def _check_args(kwargs: Mapping[str, Any]) -> dict[str, JobArg]:
 
 
 #: Seconds a queued standings recompute waits (with a broker), so that the results of a burst
-#: are all read by the one recompute they share.
-STANDINGS_DEBOUNCE_SECONDS = 2.0
+#: are all read by the one recompute they share. The public pages refresh every 30 s and may be
+#: kept 10 s, so more frequent standings would not be seen; at 4,096 entries each recompute
+#: costs about 0.3 s and leaves every cached standings page to be rendered again.
+STANDINGS_DEBOUNCE_SECONDS = 10.0
 
 
-def enqueue_standings(tournament_id: int) -> None:
+def enqueue_standings(tournament_id: int, *, at_once: bool = False) -> None:
     """Recompute the cached standings of ``tournament_id`` (``StandingsSnapshot``) after the
     current transaction commits, coalesced per event: once per transaction, and after the
     commit only if no recompute is requested yet (``services.standings.
     standings_claim_recompute``: the pending recompute reads the latest results when it
     starts). The claim runs after the commit, outside the result's transaction, so results of
     different matches never wait for each other on the snapshot row. With a broker the
-    recompute waits ``STANDINGS_DEBOUNCE_SECONDS``, so a burst of 200 results queues one or
-    two recomputes; eager mode (no broker) recomputes at once after the commit."""
+    recompute waits ``STANDINGS_DEBOUNCE_SECONDS``, so a burst of results queues one; eager mode
+    (no broker) recomputes at once after the commit.
+
+    ``at_once``: a step people wait for (a finished round) recomputes without waiting and
+    without the claim; a pending debounced recompute still runs later (it is idempotent)."""
     # Imported here: the standings service is imported by the services package, which this
     # module must not depend on at import time.
     from tournaments.services.standings import standings_claim_recompute
 
     key: JobKey = (STANDINGS_RECOMPUTE, (("tournament_id", tournament_id),))
     batch = _open_batch()
+    if at_once:
+        transaction.on_commit(lambda: batch.run(key))
+        return
     transaction.on_commit(
         lambda: batch.run(
             key,

@@ -366,5 +366,5 @@ def round_finish(*, round: Round) -> Round:
     rnd.status = R.FINISHED
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
-    enqueue_standings(tournament.pk)
+    enqueue_standings(tournament.pk, at_once=True)
     return rnd

@@ -78,10 +78,11 @@ def standings_stored_rows(
 ) -> list[dict[str, Any]]:
     """The standings rows the public pages and API read, in the snapshot's JSON shape
     (:func:`standings_rows`): the stored ``snapshot``'s rows when there is one (recomputed on
-    write, never on read; reading them costs the one query that loads them), else computed now
-    (an event with no result recorded yet)."""
+    write, never on read; loaded once per snapshot version and process,
+    ``selectors.snapshot_rows``), else computed now (an event with no result recorded yet).
+    The rows are shared: do not change them."""
     if snapshot is not None:
-        return list(snapshot.rows)
+        return selectors.snapshot_rows(snapshot)
     return standings_rows(tournament=tournament)
 
 

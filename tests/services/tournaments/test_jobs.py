@@ -86,6 +86,26 @@ def test_a_pending_recompute_absorbs_later_results(
     assert standings_refresh(tournament_id=t7).version == 2
 
 
+def test_a_finished_round_recomputes_at_once_even_while_one_is_pending(
+    monkeypatch, events, django_capture_on_commit_callbacks
+):
+    """Results wait ``STANDINGS_DEBOUNCE_SECONDS``; a finished round (people wait for its
+    standings) is sent without a countdown and without the claim, even while a debounced
+    recompute is pending."""
+    t7, _t8 = events
+    calls: list[dict[str, Any]] = []
+    task = app.tasks[jobs.STANDINGS_RECOMPUTE]
+    monkeypatch.setattr(task, "apply_async", lambda *a, **kw: calls.append(kw))
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.enqueue_standings(t7)
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.enqueue_standings(t7)  # absorbed by the pending one
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.enqueue_standings(t7, at_once=True)
+    assert [c.get("countdown") for c in calls] == [jobs.STANDINGS_DEBOUNCE_SECONDS, None]
+    assert all(c["kwargs"] == {"tournament_id": t7} for c in calls)
+
+
 def test_a_rolled_back_savepoint_does_not_swallow_the_job(
     sent, events, django_capture_on_commit_callbacks
 ):
