@@ -1,13 +1,18 @@
 """Paging and name search of the long public lists (standings, a round's tables): the page
 numbers of a list of ``count`` items, the search text a visitor typed, and whether a name
-matches it (case- and accent-insensitive substring: "kovacs" finds "Kovács Péter"). Pure
-helpers, no query.
+matches it (case- and accent-insensitive substring: "kovacs" finds "Kovács Péter"). The
+page arithmetic is Django's paginator.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 
 from tournaments.domain.names import normalise_name
 
@@ -21,7 +26,8 @@ PAGES_AROUND = 2
 
 def page_number(raw: str | None) -> int:
     """``?page=`` as a page number: 1 for a missing, non-numeric or non-positive value, at most
-    ``MAX_PAGE`` (a page past the last shows the last, :func:`page_info`)."""
+    ``MAX_PAGE`` (a page past the last shows the last, :func:`paginate`); the number that goes
+    into cache keys and ETags."""
     if raw is None or not raw.strip().isdecimal():
         return 1
     digits = raw.strip()
@@ -58,70 +64,39 @@ def name_matches(name: str, needle: str) -> bool:
     return needle in normalise_name(name)
 
 
-@dataclass(frozen=True)
-class PageInfo:
-    """Page ``number`` (1-based, at most the last) of ``count`` items, ``size`` per page."""
-
-    number: int
-    size: int
-    count: int
-
-    @property
-    def num_pages(self) -> int:
-        """Pages in all (1 for an empty list)."""
-        return max(1, -(-self.count // self.size))
-
-    @property
-    def offset(self) -> int:
-        """Index of the page's first item."""
-        return (self.number - 1) * self.size
-
-    @property
-    def paged(self) -> bool:
-        """More than one page: the page links are shown."""
-        return self.num_pages > 1
-
-    @property
-    def has_previous(self) -> bool:
-        return self.number > 1
-
-    @property
-    def has_next(self) -> bool:
-        return self.number < self.num_pages
-
-    @property
-    def previous_number(self) -> int:
-        return max(1, self.number - 1)
-
-    @property
-    def next_number(self) -> int:
-        return min(self.num_pages, self.number + 1)
-
-    @property
-    def around(self) -> list[int]:
-        """The page numbers linked around the current one (``PAGES_AROUND`` on each side)."""
-        first = max(1, self.number - PAGES_AROUND)
-        last = min(self.num_pages, self.number + PAGES_AROUND)
-        return list(range(first, last + 1))
-
-
-def page_info(*, requested: int, size: int, count: int) -> PageInfo:
-    """The page ``requested`` of ``count`` items, clamped to the existing pages."""
-    info = PageInfo(number=1, size=size, count=count)
-    return PageInfo(number=min(max(requested, 1), info.num_pages), size=size, count=count)
+def paginate(items: Sequence[Any] | QuerySet[Any], *, number: int, size: int) -> Page:
+    """Page ``number`` of ``items``, ``size`` per page, by Django's paginator: a number past
+    the last page gives the last page, and an empty list one empty page. A query set is
+    counted once and only the page's rows are read."""
+    return Paginator(items, size).get_page(number)
 
 
 @dataclass(frozen=True)
 class SearchedPage:
-    """What every paged public list shows besides its items: ``page`` (:class:`PageInfo` over
-    the items matching the search), ``total`` items in the whole list and the search text
-    ``q`` (``""`` for none)."""
+    """What every paged public list shows besides its items: ``page`` (Django's
+    :class:`~django.core.paginator.Page` over the items matching the search), ``total`` items
+    in the whole list and the search text ``q`` (``""`` for none)."""
 
-    page: PageInfo
+    page: Page
     total: int
     q: str
 
     @property
     def searchable(self) -> bool:
         """The list is longer than one page, or a search is on: show the search box."""
-        return self.total > self.page.size or bool(self.q)
+        return self.total > self.page.paginator.per_page or bool(self.q)
+
+    @property
+    def paged(self) -> bool:
+        """More than one page: the page links are shown."""
+        return self.page.paginator.num_pages > 1
+
+    @property
+    def around(self) -> list[int | str]:
+        """The page numbers linked around the current one (``PAGES_AROUND`` on each side),
+        with Django's ellipsis where numbers are left out."""
+        return list(
+            self.page.paginator.get_elided_page_range(
+                self.page.number, on_each_side=PAGES_AROUND, on_ends=0
+            )
+        )

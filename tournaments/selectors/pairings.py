@@ -21,7 +21,7 @@ from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.permissions import player_entry_ids
 from tournaments.selectors.entries import names_by_entry
 from tournaments.selectors.matches import MatchScore, match_games, match_score, match_state
-from tournaments.selectors.paging import SearchedPage, name_matches, page_info, search_needle
+from tournaments.selectors.paging import SearchedPage, name_matches, paginate, search_needle
 
 # --- explanations -------------------------------------------------------------------------
 
@@ -223,10 +223,9 @@ def round_tables_page(*, round: Round, number: int, size: int, q: str = "") -> T
             pk for pk, name in names_by_entry(tournament).items() if name_matches(name, needle)
         ]
         matches = matches.filter(Q(entry_a_id__in=found) | Q(entry_b_id__in=found))
-    total = round.matches.count()
-    count = matches.count() if q else total
-    page = page_info(requested=number, size=size, count=count)
-    chosen = list(matches.prefetch_related("games")[page.offset : page.offset + size])
+    page = paginate(matches.prefetch_related("games"), number=number, size=size)
+    total = round.matches.count() if q else page.paginator.count
+    chosen = list(page.object_list)
     ids = {m.entry_a_id for m in chosen} | {m.entry_b_id for m in chosen if m.entry_b_id}
     names = dict(Entry.objects.filter(pk__in=ids).values_list("id", "name")) if ids else {}
     views = []

@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from tournaments.domain.types import StandingRow
 from tournaments.models import StandingsSnapshot, Tournament
 from tournaments.selectors.entries import names_by_entry
-from tournaments.selectors.paging import SearchedPage, name_matches, page_info, search_needle
+from tournaments.selectors.paging import SearchedPage, name_matches, paginate, search_needle
 
 #: Digits shown for a tiebreaker value (the exact value goes in a title attribute / "exact").
 TIEBREAKER_DIGITS = 4
@@ -146,11 +146,9 @@ def standings_page(
 ) -> StandingsPage:
     """Page ``number`` (clamped to the last) of ``size`` rows of the stored ``rows`` that match
     ``q`` (:func:`standings_matching`); only that page's rows become views."""
-    matching = standings_matching(rows, q=q)
-    page = page_info(requested=number, size=size, count=len(matching))
-    chosen = matching[page.offset : page.offset + size]
+    page = paginate(standings_matching(rows, q=q), number=number, size=size)
     return StandingsPage(
-        rows=stored_row_views(tournament=tournament, rows=chosen),
+        rows=stored_row_views(tournament=tournament, rows=list(page.object_list)),
         page=page,
         total=len(rows),
         q=q,
