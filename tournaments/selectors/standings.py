@@ -80,15 +80,6 @@ def snapshot_tag(snapshot: StandingsSnapshot | None, *extra: object) -> str | No
     return "-".join(str(p) for p in parts)
 
 
-def snapshot_standing_views(
-    *, tournament: Tournament, snapshot: StandingsSnapshot
-) -> list[StandingView]:
-    """The rows of a stored snapshot as :class:`StandingView` (no query once ``rows`` is
-    loaded): the same values as :func:`standing_views` of the standings computed when the
-    snapshot was written, with the tiebreakers in the tournament's order."""
-    return stored_row_views(tournament=tournament, rows=snapshot_rows(snapshot))
-
-
 def stored_row_views(
     *, tournament: Tournament, rows: Sequence[dict[str, Any]]
 ) -> list[StandingView]:
