@@ -7,6 +7,7 @@ works from, and no Python module outside the migrations grows past ``MAX_MODULE_
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,9 +52,28 @@ FORBIDDEN = (
     ("a seed document label", re.compile(r"\b" + "S" + r"00[0-4]\b")),
 )
 
-MAX_MODULE_LINES = 400
+#: Budgets that reward cohesion: a function over this many lines of code (its docstring not
+#: counted) does several things; a service with more keyword parameters than this wants a value
+#: object or splitting by meaning. Module length is not limited: a module is as long as its subject.
+MAX_FUNCTION_LINES = 60
+MAX_SERVICE_PARAMETERS = 8
 
-#: Directories never checked for module length.
+#: Functions that were over a budget when the budgets were introduced, with their size then.
+#: Each may shrink but never grow; the refactoring that splits them removes them from here.
+KNOWN_LONG_FUNCTIONS = {
+    "tournaments/services/round_fixes.py:entry_drop_after_pairing": 78,
+    "tournaments/services/reports.py:normalise_games": 65,
+    "tournaments/pages/player_forms.py:__init__": 63,
+    "tournaments/pages/player.py:my_match": 63,
+    "tournaments/services/results.py:game_record": 62,
+    "decks/management/commands/import_cards.py:handle": 62,
+}
+KNOWN_LONG_SERVICES = {
+    "tournaments/services/results.py:game_record": 14,
+    "tournaments/services/tournaments.py:tournament_create": 13,
+}
+
+#: Directories never checked for function size.
 NOT_PROJECT_CODE = frozenset({".venv", ".git", "var", "node_modules", *SKIPPED_DIRS})
 
 
@@ -90,10 +110,6 @@ def _python_modules() -> Iterator[Path]:
         if NOT_PROJECT_CODE.intersection(parts) or "migrations" in parts:
             continue
         yield path
-
-
-def _line_count(path: Path) -> int:
-    return len(path.read_text(encoding="utf-8").splitlines())
 
 
 def test_no_file_cites_internal_working_material():
@@ -136,8 +152,56 @@ def test_the_forbidden_patterns_match_what_they_describe():
     )
 
 
-def test_no_python_module_outside_migrations_is_over_the_limit():
-    lengths = {_relative(path): _line_count(path) for path in _python_modules()}
-    too_long = {name: lines for name, lines in lengths.items() if lines > MAX_MODULE_LINES}
-    report = "\n".join(f"{name}: {lines} lines" for name, lines in sorted(too_long.items()))
-    assert too_long == {}, f"split these modules (limit {MAX_MODULE_LINES} lines):\n{report}"
+def _code_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Lines of a function, its docstring excluded."""
+    lines = (node.end_lineno or node.lineno) - node.lineno + 1
+    body = node.body
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        lines -= (body[0].end_lineno or body[0].lineno) - body[0].lineno + 1
+    return lines
+
+
+def _functions() -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    for path in _python_modules():
+        relative = _relative(path)
+        if relative.startswith(("tests/", "bench/")):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield f"{relative}:{node.name}", node
+
+
+def test_no_function_outside_tests_and_migrations_is_over_the_budget():
+    found = []
+    for name, node in _functions():
+        lines = _code_lines(node)
+        allowed = max(MAX_FUNCTION_LINES, KNOWN_LONG_FUNCTIONS.get(name, 0))
+        if lines > allowed:
+            found.append(f"{name}:{node.lineno}: {lines} lines of code (budget {allowed})")
+    assert found == [], "split these functions by meaning:\n" + "\n".join(found)
+
+
+def test_no_service_takes_more_than_the_parameter_budget():
+    found = []
+    for name, node in _functions():
+        if "/services/" not in name or node.name.startswith("_"):
+            continue
+        arguments = node.args
+        count = len(arguments.posonlyargs) + len(arguments.args) + len(arguments.kwonlyargs)
+        allowed = max(MAX_SERVICE_PARAMETERS, KNOWN_LONG_SERVICES.get(name, 0))
+        if count > allowed:
+            found.append(f"{name}:{node.lineno}: {count} parameters (budget {allowed})")
+    assert found == [], "group these parameters or split the service:\n" + "\n".join(found)
+
+
+def test_the_budgets_measure_what_they_describe():
+    tree = ast.parse('def f():\n    """Doc.\n\n    More."""\n    a = 1\n    return a\n')
+    node = tree.body[0]
+    assert isinstance(node, ast.FunctionDef)
+    assert _code_lines(node) == 3
