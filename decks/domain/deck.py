@@ -53,15 +53,16 @@ class ResolvedLine:
     line: int | None
 
 
-def unresolved_card(name: str, *, game: str, section: str) -> Card:
-    """The stand-in for ``name``, which the catalogue of ``game`` lacks, declared in ``section``.
+def unresolved_card(name: str, *, game: str, section: str, normalized: str | None = None) -> Card:
+    """The stand-in for ``name``, which the catalogue of ``game`` lacks, declared in ``section``
+    (``normalized``: ``normalize_name(name)`` when the caller has it already).
 
     Its ``id`` is ``"?"`` followed by the normalised name (distinct per name, never a real id),
     its kind that of the section (:data:`SECTION_KIND`, ``card`` for an unknown section), its
     colours, editions and other facts empty, and ``attributes[NOT_IN_CATALOGUE]`` is true.
     """
     return Card(
-        id="?" + normalize_name(name),
+        id="?" + (normalized if normalized is not None else normalize_name(name)),
         game=game,
         name=name,
         kind=SECTION_KIND.get(section, CardKind.CARD),

@@ -180,7 +180,10 @@ def resolve(
             if not cards:
                 problems.append(_not_found(entry, game=game, index=index, suggest=budget > 0))
                 budget -= 1
-                cards = (unresolved_card(entry.name, game=game, section=section),)
+                stand_in = unresolved_card(
+                    entry.name, game=game, section=section, normalized=entry.normalized
+                )
+                cards = (stand_in,)
             found.setdefault(section, []).append((entry, cards))
     hero = _hero_of(found)
     settled = [
