@@ -78,6 +78,7 @@ from decks.domain.codes import (
     SECTION_NOT_USED,
     WRONG_SECTION,
 )
+from decks.domain.deck import is_unresolved
 from decks.domain.types import Card, CardKind, FormatSpec, Violation
 
 if TYPE_CHECKING:
@@ -320,6 +321,8 @@ def _moon_budget(main: Sequence[ResolvedLine], people: str, budget: int) -> list
     moons = 0
     paying: list[str] = []
     for line in main:
+        if is_unresolved(line.card):
+            continue  # the look-up reported the name; its cost is unknown too
         cost = moon_cost(line.card, people)
         if cost is None:
             violations.append(
@@ -372,9 +375,10 @@ def _people_card(
     line: ResolvedLine, people: str, emissary: Card | None, seven: frozenset[object]
 ) -> Violation | None:
     """``not_in_preconstructed_deck`` for an own promo card, ``emissary_cards_unknown`` for a
-    foreign card when the emissary's seven are unknown, else ``card_not_of_people``."""
+    foreign card when the emissary's seven are unknown, else ``card_not_of_people``; nothing
+    for a name the catalogue lacks (its people is unknown; the look-up reported it)."""
     card = line.card
-    if card.id in seven:
+    if card.id in seven or is_unresolved(card):
         return None
     card_people = str(card_attr(card, "people") or "")
     if card_people == people and not card_attr(card, "mutant"):

@@ -5,10 +5,12 @@ Errors (the deck is illegal):
 
 ``parse_error``
     A line of the list could not be read. params: ``{"reason": <reason>}`` where reason is one
-    of ``zero_count``, ``negative_count``, ``count_too_large``, ``missing_name``,
-    ``name_too_long``, ``too_many_lines``, ``text_too_long``, ``not_an_object``,
-    ``unknown_section``, ``bad_section``, ``bad_item``, ``bad_count``; structured input also
-    gives ``"section"`` and ``"index"``.
+    of ``zero_count``, ``negative_count``, ``count_too_large``, ``bad_count`` (a count that is
+    not a whole number: ``1e9``, ``3.5``, ``0x10``, ``½``), ``missing_name``,
+    ``name_too_long``, ``not_an_object``, ``unknown_section``, ``bad_section``, ``bad_item``;
+    structured input also gives ``"section"`` and ``"index"``. (``too_many_lines`` and
+    ``text_too_long`` appear only in results stored before such a list became unusable input,
+    ``decks.domain.parser.DeckTooLongError``.)
 ``unknown_card``
     No card of the format's game has this name. params: ``{"suggestions": [names]}``.
 ``card_not_in_game``

@@ -22,7 +22,10 @@ Lines before any header belong to the main deck. A single-card header carrying i
 belong to the main deck or sideboard being listed. ``#`` starts a comment at the start of a
 line or after whitespace (a ``#`` inside a name is kept). BOM, CRLF/CR, tabs and
 non-breaking spaces are tolerated. Bad lines become ``parse_error`` violations (see
-:mod:`decks.domain.codes`) and parsing continues. Sources: docs/rules.md §2 (HKK rule cards,
+:mod:`decks.domain.codes`) and parsing continues; a count that is not a whole number
+(``1e9 Name``, ``3.5 Name``, ``0x10 Name``) is such an error, never part of the name. A list
+over :data:`MAX_LINES` lines (or :data:`MAX_TEXT_LENGTH` characters) is not a deck list at
+all: :class:`DeckTooLongError` is raised. Sources: docs/rules.md §2 (HKK rule cards,
 followers and guilds: the rule card is declared next to the deck list, HKK FAQ "Szabály:";
 the follower, HKK Kódex ch. 44) and §9 (WoW TCG constructed decks: the hero is apart from the
 deck, WoW TCG Comprehensive Rules v1.11 §100.1 and WoW TCG Death Knight starter rulebook (2009)
@@ -92,11 +95,38 @@ _COMMENT_RE = re.compile(r"(?:^|\s)#.*$")
 _COUNT_NAME_RE = re.compile(r"^(?P<count>[-+\u2212]?\d+)\s*[xX×]?\s+(?P<name>\S.*)$")
 _COUNT_ONLY_RE = re.compile(r"^(?P<count>[-+\u2212]?\d+)\s*[xX×]?$")
 # "x3 Name" / "×3 Name" (the multiplication sign or letter x before the count).
-_TIMES_COUNT_NAME_RE = re.compile(r"^[xX×]\s*(?P<count>[-+\u2212]?\d+)\s+(?P<name>\S.*)$")
+# No sign after the x: "X-51 Nether-Rocket" is a card name (WoW TCG), not "x -51".
+_TIMES_COUNT_NAME_RE = re.compile(r"^[xX×]\s*(?P<count>\d+)\s+(?P<name>\S.*)$")
 # "Name x3" / "Name ×3" / "Name x 3" (the count after the name).
 _NAME_TIMES_COUNT_RE = re.compile(r"^(?P<name>\S.*?)\s+[xX×]\s*(?P<count>[-+\u2212]?\d+)$")
+# A count that is not a whole number ("1e9 Name", "3.5 Name", "3,5 Name", "0x10 Name", "1/2 Name",
+# "½ Name", "Name x2.5"): a decimal, exponent, hexadecimal or fraction where the count goes.
+# "7th Legion" stays a name.
+_NOT_WHOLE = (
+    r"[-+\u2212]?(?:\d+(?:[.,]\d+)?[eE][-+]?\d+|\d+[.,]\d*|[.,]\d+|0[xX][0-9a-fA-F]+"
+    r"|\d+/\d+|\d*[\u00bc-\u00be\u2150-\u215e])"
+)
+_BAD_COUNT_BEFORE_RE = re.compile(r"^(?:[xX×]\s*)?" + _NOT_WHOLE + r"\s*[xX×]?(?:\s|$)")
+_BAD_COUNT_AFTER_RE = re.compile(r"\s[xX×]\s*" + _NOT_WHOLE + r"$")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\ufeff\u2028\u2029]")
 _SPACES_RE = re.compile(r"\s+")
+
+
+class DeckTooLongError(ValueError):
+    """The list is too long to be a deck list: no verdict and no count can be given for it.
+
+    Attributes:
+        reason: ``"too_many_lines"`` (over :data:`MAX_LINES` non-blank lines or structured
+            items) or ``"text_too_long"`` (over :data:`MAX_TEXT_LENGTH` characters).
+        found: the lines (items) or characters found.
+        limit: the limit that was passed.
+    """
+
+    def __init__(self, reason: str, *, found: int, limit: int) -> None:
+        super().__init__(f"{reason}: {found} > {limit}")
+        self.reason = reason
+        self.found = found
+        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +187,9 @@ def _parse_card(text: str, line: int | None) -> tuple[DeckLine | None, str | Non
     """Read ``"4 Name"``, ``"4x Name"``, ``"4 x Name"``, ``"x4 Name"``, ``"Name x4"``,
     ``"Name ×4"`` or ``"Name"`` (one copy).
 
-    Returns ``(DeckLine, None)`` or ``(None, reason)`` with a ``parse_error`` reason code.
+    Returns ``(DeckLine, None)`` or ``(None, reason)`` with a ``parse_error`` reason code;
+    a count that is not a whole number (``"1e9 Name"``, ``"3.5 Name"``, ``"0x10 Name"``,
+    ``"½ Name"``, ``"Name x2.5"``) is ``bad_count``, never part of the name.
     """
     count = 1
     name = text
@@ -170,6 +202,8 @@ def _parse_card(text: str, line: int | None) -> tuple[DeckLine | None, str | Non
         only = _COUNT_ONLY_RE.match(text)
         if only is not None:
             return None, "missing_name"
+        if _BAD_COUNT_BEFORE_RE.match(text) or _BAD_COUNT_AFTER_RE.search(text):
+            return None, "bad_count"
     else:
         digits = match.group("count")
         name = match.group("name").strip()
@@ -202,19 +236,19 @@ def parse_text(text: str) -> ParsedDeck:
         text: the whole list; any string (never raises on content).
 
     Returns:
-        A :class:`ParsedDeck`. Lines before any header go to ``main``. Over
-        :data:`MAX_LINES` non-blank lines, or over :data:`MAX_TEXT_LENGTH` characters, give a
-        single ``parse_error`` (``too_many_lines`` / ``text_too_long``) and no sections.
+        A :class:`ParsedDeck`. Lines before any header go to ``main``.
+
+    Raises:
+        DeckTooLongError: over :data:`MAX_TEXT_LENGTH` characters or over :data:`MAX_LINES`
+            non-blank lines: unusable input, not a deck (no verdict, no count).
     """
     deck = ParsedDeck()
     if len(text) > MAX_TEXT_LENGTH:
-        deck.errors.append(_error("text_too_long", None))
-        return deck
+        raise DeckTooLongError("text_too_long", found=len(text), limit=MAX_TEXT_LENGTH)
     raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     non_blank = sum(1 for raw in raw_lines if raw.strip())
     if non_blank > MAX_LINES:
-        deck.errors.append(_error("too_many_lines", None))
-        return deck
+        raise DeckTooLongError("too_many_lines", found=non_blank, limit=MAX_LINES)
     list_section = section = "main"
     for number, raw in enumerate(raw_lines, start=1):
         text_line = _clean(raw)
@@ -256,6 +290,9 @@ def parse_structured(data: object) -> ParsedDeck:
         with ``params`` ``{"reason", "section", "index"}`` (reasons ``not_an_object``,
         ``unknown_section``, ``bad_section``, ``bad_item``, ``bad_count`` and the text
         reasons); the rest is still read.
+
+    Raises:
+        DeckTooLongError: over :data:`MAX_LINES` list items in all (``too_many_lines``).
     """
     deck = ParsedDeck()
     if not isinstance(data, Mapping):
@@ -263,8 +300,7 @@ def parse_structured(data: object) -> ParsedDeck:
         return deck
     total = sum(len(v) for v in data.values() if isinstance(v, list | tuple))
     if total > MAX_LINES:
-        deck.errors.append(_error("too_many_lines", None))
-        return deck
+        raise DeckTooLongError("too_many_lines", found=total, limit=MAX_LINES)
     for key, value in data.items():
         if key not in SECTIONS:
             deck.errors.append(_error("unknown_section", None, section=str(key)[:50], index=None))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from decks.domain import codes
-from decks.domain.deck import ResolvedLine
+from decks.domain.deck import ResolvedLine, is_unresolved
 from decks.domain.editions import EditionStatus
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Card, FormatSpec, SideboardMode, Violation, card_editions
@@ -156,7 +156,8 @@ class CopyLimit:
     Death Knight starter rulebook (2009) item 3). ``spec.params["copy_limit_includes_extras"]``
     set to true also counts the rule card and follower ("Az egyszínűség egyedisége",
     docs/rules.md §2 (HKK rule cards, followers and guilds)). One violation per group, on its
-    first line. params: ``{"count", "limit"}``.
+    first line. params: ``{"count", "limit"}``. A name the catalogue lacks is not checked (it
+    may be a card of unlimited copies; the look-up reported it, docs/rules.md §17).
     """
 
     sections: tuple[str, ...] = ("main", "sideboard")
@@ -172,7 +173,7 @@ class CopyLimit:
         first: dict[str, ResolvedLine] = {}
         for section in names:
             for entry in sections.get(section, ()):
-                if entry.card.unlimited:
+                if entry.card.unlimited or is_unresolved(entry.card):
                     continue
                 group = copy_group(entry.card)
                 totals[group] = totals.get(group, 0) + entry.count
@@ -246,7 +247,8 @@ class EditionsLegal:
     Codes: ``card_not_legal_in_format`` ``{"editions": [codes], "format"}`` (error: every
     edition of the card is known and none is allowed); ``card_editions_unknown`` (same
     params; verdict ``unverified``: the card's editions are unknown, or an edition's status
-    cannot be decided, e.g. no release date). A card is never made illegal on unknown data.
+    cannot be decided, e.g. no release date). A card is never made illegal on unknown data;
+    a name the catalogue lacks is skipped (the look-up reported it).
     Source: docs/rules.md §4 (HKK formats and ban lists: Retró), §10 (WoW TCG formats and ban
     lists: Core, Block), §1 (HKK card identity, colours and editions).
     """
@@ -258,6 +260,8 @@ class EditionsLegal:
         found: list[Violation] = []
         for lines in sections.values():
             for entry in lines:
+                if is_unresolved(entry.card):
+                    continue
                 editions = card_editions(entry.card) or ()
                 status = legality.card_status(editions)
                 if status is EditionStatus.LEGAL:

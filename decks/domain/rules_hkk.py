@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from decks.domain import codes
+from decks.domain.deck import is_unresolved
 from decks.domain.rules_common import (
     BanList,
     CopyLimit,
@@ -171,7 +172,8 @@ class ColourLimit:
     (Hagyományos)).
 
     Colours are listed in first-appearance order. Cards with ``colours is None`` give a
-    ``colours_unknown`` warning each. params: ``{"colours": [...], "limit"}``.
+    ``colours_unknown`` warning each; a name the catalogue lacks is skipped (the look-up
+    reported it). params: ``{"colours": [...], "limit"}``.
     """
 
     def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
@@ -186,7 +188,7 @@ class ColourLimit:
         for section in names:
             for entry in sections.get(section, ()):
                 card = entry.card
-                if not counts_toward_deck(card):
+                if not counts_toward_deck(card) or is_unresolved(card):
                     continue
                 if card.colours is None:
                     found.append(Violation(codes.COLOURS_UNKNOWN, {}, card.name, entry.line))

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from decks.domain import codes
-from decks.domain.deck import ResolvedLine
+from decks.domain.deck import ResolvedLine, is_unresolved
 from decks.domain.rules_common import (
     BanList,
     CopyLimit,
@@ -54,7 +54,9 @@ def prepare_hero(
 
     Returns the rearranged sections (heroes taken out of ``main``/``sideboard``) and the
     violations ``missing_hero``, ``too_many_heroes`` ``{"count", "limit": 1}``,
-    ``hero_in_deck`` ``{"section"}`` and ``hero_wrong_kind``.
+    ``hero_in_deck`` ``{"section"}`` and ``hero_wrong_kind``. No ``missing_hero`` while a
+    main-deck name the catalogue lacks may be the hero (the look-up reported the name;
+    docs/rules.md §17).
     """
     out = {name: list(lines) for name, lines in sections.items()}
     found: list[Violation] = []
@@ -78,7 +80,7 @@ def prepare_hero(
         if entry.card.kind is not CardKind.HERO:
             found.append(Violation(codes.HERO_WRONG_KIND, {}, entry.card.name, entry.line))
     total = sum(e.count for e in declared)
-    if total == 0:
+    if total == 0 and not any(is_unresolved(e.card) for e in out.get("main", [])):
         found.append(Violation(codes.MISSING_HERO, {}))
     elif total > 1:
         found.append(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from decks.domain import codes
-from decks.domain.deck import ResolvedLine
+from decks.domain.deck import ResolvedLine, is_unresolved, unresolved_card
 from decks.domain.formats import get_rule_set
 from decks.domain.identity import adopt_kind, choose_printing
 from decks.domain.index import CardIndex
@@ -32,11 +32,13 @@ class ValidationResult:
         format: the format slug (``spec.slug``).
         legal: True when there is no error. Kept for the current callers; read ``status``:
             an ``unverified`` list has ``legal`` True but is not known to be legal.
-        counts: ``{"main": int, "sideboard": int}``, cards counting toward deck size.
+        counts: ``{"main": int, "sideboard": int}``, cards counting toward deck size, names
+            the catalogue lacks included (the player has those cards; docs/rules.md §17).
         rule_card / follower / hero: printed name of the (first) declared card, or None.
         errors / warnings: violations sorted by line (deck-level first), then code.
         lines: resolved sections (every name of ``parser.SECTIONS``), for showing each
-            error beside its line; unknown names are not in here (see ``errors``).
+            error beside its line; a name the catalogue lacks is in here as a stand-in card
+            (``deck.is_unresolved``), counted with its quantity.
         status: the verdict, a :class:`~decks.domain.types.Verdict` value: ``"legal"``,
             ``"illegal"`` or ``"unverified"``.
         unknown_cards: names the (partial) catalogue lacks, in list order
@@ -111,6 +113,12 @@ def _sort_key(v: Violation) -> tuple[int, int, str, str]:
     return (0 if v.line is None else 1, v.line or 0, v.code, v.card or "")
 
 
+def _list_order(v: Violation) -> tuple[bool, int]:
+    """Sort key putting violations in list order (structured input, without lines, keeps its
+    order: the sort is stable)."""
+    return (v.line is None, v.line or 0)
+
+
 def _not_found(entry: DeckLine, *, game: str, index: CardIndex, suggest: bool) -> Violation:
     """The violation for a name ``index`` lacks: ``card_not_in_catalogue`` (partial
     catalogue, not an error), else ``card_not_in_game`` or ``unknown_card``."""
@@ -135,7 +143,7 @@ def _hero_of(found: Mapping[str, list[tuple[DeckLine, tuple[Card, ...]]]]) -> Ca
         heroes = [
             cards[0]
             for _entry, cards in found.get(section, [])
-            if len(cards) == 1 and cards[0].kind is CardKind.HERO
+            if len(cards) == 1 and cards[0].kind is CardKind.HERO and not is_unresolved(cards[0])
         ]
         if len(heroes) == 1:
             return heroes[0]
@@ -153,7 +161,8 @@ def resolve(
     (``"Death Coil (Death Knight)"``; see :meth:`CardIndex.candidates`). A name shared by
     several printings is settled by context (``identity.choose_printing``: the hero, then
     the deck's other cards); a card whose kind is unknown takes its section's kind
-    (``identity.adopt_kind``).
+    (``identity.adopt_kind``). A name the catalogue lacks stays in its section, in list
+    order, as a stand-in card (``deck.unresolved_card``) that counts with its quantity.
 
     Returns:
         The resolved sections and the violations: ``unknown_card`` ``{"suggestions"}`` /
@@ -162,7 +171,6 @@ def resolve(
         ``printing_chosen`` and ``card_facts_unknown`` notes. Suggestions are computed for the
         first :data:`MAX_SUGGESTED_NAMES` unknown names only. docs/rules.md §1, §9, §17.
     """
-    sections: dict[str, list[ResolvedLine]] = {name: [] for name in SECTIONS}
     problems: list[Violation] = []
     budget = MAX_SUGGESTED_NAMES
     found: dict[str, list[tuple[DeckLine, tuple[Card, ...]]]] = {}
@@ -172,10 +180,19 @@ def resolve(
             if not cards:
                 problems.append(_not_found(entry, game=game, index=index, suggest=budget > 0))
                 budget -= 1
-                continue
+                stand_in = unresolved_card(
+                    entry.name, game=game, section=section, normalized=entry.normalized
+                )
+                cards = (stand_in,)
             found.setdefault(section, []).append((entry, cards))
     hero = _hero_of(found)
-    settled = [cards[0] for pairs in found.values() for _e, cards in pairs if len(cards) == 1]
+    settled = [
+        cards[0]
+        for pairs in found.values()
+        for _e, cards in pairs
+        if len(cards) == 1 and not is_unresolved(cards[0])
+    ]
+    sections: dict[str, list[ResolvedLine]] = {name: [] for name in SECTIONS}
     for section, pairs in found.items():
         target = sections.setdefault(section, [])
         for entry, cards in pairs:
@@ -209,7 +226,8 @@ def validate_parsed(parsed: ParsedDeck, *, spec: FormatSpec, index: CardIndex) -
     everything = [*parsed.errors, *violations, *outcome.violations]
     errors = tuple(sorted((v for v in everything if not codes.is_warning(v.code)), key=_sort_key))
     warnings = tuple(sorted((v for v in everything if codes.is_warning(v.code)), key=_sort_key))
-    unknown = tuple(v.card or "" for v in violations if v.code == codes.CARD_NOT_IN_CATALOGUE)
+    lacking = [v for v in violations if v.code == codes.CARD_NOT_IN_CATALOGUE]
+    unknown = tuple(v.card or "" for v in sorted(lacking, key=_list_order))
     lines = {name: outcome.sections.get(name, ()) for name in SECTIONS}
     for name, extra in outcome.sections.items():
         lines.setdefault(name, extra)

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from decks.domain.parser import DeckTooLongError
 from decks.domain.types import Verdict
 from decks.domain.validate import ValidationResult, validate_structured, validate_text
 from decks.errors import DeckInputError
@@ -75,8 +76,10 @@ def deck_validate(
         The domain's ``ValidationResult`` (legal flag, counts, errors and warnings as codes).
 
     Raises:
-        decks.errors.DeckInputError: neither or both of ``text``/``data`` given, or the list
-            is empty (code ``invalid_deck_input``).
+        decks.errors.DeckInputError: neither or both of ``text``/``data`` given, the list
+            is empty, or it is over the parser's line or length limit
+            (``decks.domain.parser.DeckTooLongError``: params ``{"reason", "found", "limit"}``);
+            code ``invalid_deck_input``. Such input gets no verdict and no count.
         decks.errors.UnknownFormat: no (active) format with this slug (code
             ``unknown_format``).
 
@@ -95,10 +98,25 @@ def deck_validate(
             raise DeckInputError(_("The deck list is empty."))
     spec = format_spec(format_slug, on=on)
     index = get_card_index()
-    if text is not None:
-        return validate_text(text, spec=spec, index=index)
-    cards = {key: value for key, value in (data or {}).items() if key != "format"}
-    return validate_structured(cards, spec=spec, index=index)
+    try:
+        if text is not None:
+            return validate_text(text, spec=spec, index=index)
+        cards = {key: value for key, value in (data or {}).items() if key != "format"}
+        return validate_structured(cards, spec=spec, index=index)
+    except DeckTooLongError as exc:
+        raise _too_long(exc) from None
+
+
+def _too_long(exc: DeckTooLongError) -> DeckInputError:
+    """The unusable-input error for a list over the parser's limits (no verdict, no count)."""
+    params = {"reason": exc.reason, "found": exc.found, "limit": exc.limit}
+    if exc.reason == "text_too_long":
+        message = _(
+            "The list is %(found)s characters long; a deck list may have at most %(limit)s."
+        )
+    else:
+        message = _("The list has %(found)s lines; a deck list may have at most %(limit)s.")
+    return DeckInputError(message % {"found": exc.found, "limit": exc.limit}, params)
 
 
 def validation_result_dict(result: ValidationResult) -> dict[str, Any]:

@@ -60,6 +60,13 @@ class DeckSummaryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
     legal = serializers.BooleanField()
+    verdict = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"],
+        help_text=_(
+            "The list's verdict: illegal (a rule or the event's own rule is broken), unverified "
+            "(it could not be fully checked, even once the organiser approved it) or legal."
+        ),
+    )
     locked = serializers.BooleanField()
     rule_card = serializers.CharField()
     submitted_at = serializers.DateTimeField()
@@ -138,6 +145,17 @@ class DeckSubmissionOutputSerializer(serializers.Serializer):
     validator_legal = serializers.BooleanField()
     status = serializers.CharField(
         help_text=_("The validator's verdict: legal, illegal or unverified (needs approval).")
+    )
+    verdict = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"],
+        help_text=_(
+            "The list's verdict: illegal (a rule or the event's own rule is broken), unverified "
+            "(it could not be fully checked, even once the organiser approved it) or legal."
+        ),
+    )
+    unknown_cards = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=_("Names the partial card catalogue lacks, in list order."),
     )
     approval_reason = serializers.CharField(
         help_text=_("The organiser's reason for accepting an unverified list (empty: none).")

@@ -60,7 +60,9 @@ class ImportInputSerializer(serializers.Serializer):
 
 
 class ImportRowOutputSerializer(serializers.Serializer):
-    """One row of an import with its errors, warnings, entry id (when saved) and list verdict."""
+    """One row of an import with its errors, warnings, entry id (when saved) and list verdict:
+    ``deck_status`` legal / illegal / unverified (null without a list), ``deck_unknown_cards``
+    the names the partial card catalogue lacks."""
 
     line = serializers.IntegerField()
     name = serializers.CharField()
@@ -69,6 +71,10 @@ class ImportRowOutputSerializer(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
     entry = serializers.IntegerField(allow_null=True)
     deck_legal = serializers.BooleanField(allow_null=True)
+    deck_status = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"], allow_null=True
+    )
+    deck_unknown_cards = serializers.ListField(child=serializers.CharField())
 
 
 class ImportOutputSerializer(serializers.Serializer):

@@ -97,3 +97,21 @@ class DeckSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} v{self.version}"
+
+    @property
+    def verdict(self) -> str:
+        """The list's verdict as every page and export shows it: ``"illegal"`` when the
+        validator found a broken rule or the event adds an error (``extra_errors``), else the
+        validator's ``status`` (``"legal"`` or ``"unverified"``; an unverified list the
+        organiser approved stays unverified, with ``approval_reason`` shown beside it).
+        docs/rules.md §17 (Card data sources and coverage)."""
+        if self.extra_errors or self.status == "illegal":
+            return "illegal"
+        return "unverified" if self.status == "unverified" else "legal"
+
+    @property
+    def unknown_cards(self) -> list[str]:
+        """Names the partial card catalogue lacks (``result["unknown_cards"]``), in list
+        order; ``[]`` when none or for results stored before the field existed."""
+        names = (self.result or {}).get("unknown_cards") or []
+        return [str(name) for name in names] if isinstance(names, list) else []

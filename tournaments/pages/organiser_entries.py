@@ -94,9 +94,9 @@ def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
         except ApplicationError as exc:
             form.add_error(None, str(exc.message))
         else:
-            if submission.legal:
+            if submission.verdict == "legal":
                 messages.success(request, _("The list is stored and legal."))
-            elif submission.status == "unverified":
+            elif submission.verdict == "unverified":
                 messages.warning(
                     request,
                     _("The list is stored but unverified: check it and approve it with a reason."),

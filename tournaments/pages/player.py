@@ -145,8 +145,16 @@ def my_deck(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except ApplicationError as exc:
             form.add_error(None, str(exc.message))
         else:
-            if submission.legal:
+            if submission.verdict == "legal":
                 messages.success(request, _("Your list is stored and legal."))
+            elif submission.verdict == "unverified":
+                messages.warning(
+                    request,
+                    _(
+                        "Your list is stored but unverified: nothing checked is broken, but it "
+                        "could not be fully checked. The organiser checks it."
+                    ),
+                )
             else:
                 messages.warning(
                     request, _("Your list is stored but it is not legal: see the errors below.")

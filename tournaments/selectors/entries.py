@@ -125,8 +125,8 @@ class EntryView:
 
     ``deck_status``: ``"legal"`` (every member has a current legal list), ``"override"``
     (paired by organiser override), ``"unverified"`` (a list could not be fully checked and
-    waits for the organiser's approval, docs/rules.md §17), ``"illegal"`` (some list is not
-    legal) or ``"missing"``.
+    waits for the organiser's approval, docs/rules.md §17), ``"illegal"`` (some list's
+    ``DeckSubmission.verdict`` is illegal) or ``"missing"``.
     """
 
     entry: Entry
@@ -154,9 +154,16 @@ class EntryView:
             return "override"
         if any(d is None for d in decks) or not decks:
             return "missing"
-        if all(d is not None and (d.legal or d.status == "unverified") for d in decks):
+        if all(d is not None and d.verdict != "illegal" for d in decks):
             return "unverified"
         return "illegal"
+
+    @property
+    def unknown_cards(self) -> list[str]:
+        """Names the partial card catalogue lacks in the members' current lists (list order,
+        each once); shown to the organiser beside an unverified status."""
+        names = (name for m in self.members if m.deck is not None for name in m.deck.unknown_cards)
+        return list(dict.fromkeys(names))
 
     @property
     def deck_status_label(self) -> str:

@@ -174,6 +174,10 @@ class ImportRow:
     warnings: list[str] = field(default_factory=list)
     entry: int | None = None
     deck_legal: bool | None = None
+    #: The stored list's verdict (``DeckSubmission.verdict``: legal / illegal / unverified),
+    #: ``None`` without a list, and the names the partial catalogue lacks.
+    deck_status: str | None = None
+    deck_unknown_cards: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -297,6 +301,8 @@ def entries_import(
                                 by=by,
                             )
                             row.deck_legal = bool(sub.legal)
+                            row.deck_status = sub.verdict
+                            row.deck_unknown_cards = sub.unknown_cards
                 except ApplicationError as exc:
                     row.errors.append(str(exc.message))
             if dry_run or not result.ok:

@@ -10,7 +10,12 @@ from django.test import Client
 from decks.models import Game
 from decks.selectors.cache import clear_caches
 from tests.api.tournaments.helpers import url
-from tests.factories import hkk_catalogue, hkk_deck, make_tournament  # noqa: F401 (fixture)
+from tests.factories import (  # noqa: F401 (fixture)
+    UserFactory,
+    hkk_catalogue,
+    hkk_deck,
+    make_tournament,
+)
 from tournaments import services
 from tournaments.services.deck_lists import entry_is_pairable
 
@@ -108,3 +113,64 @@ def test_page_shows_the_unknown_names_and_approves(event, api):
     assert sub.legal and sub.approval_reason == "seen the printed card"
     page = api.get(f"/tournaments/{t.pk}/entries/{entry.pk}/deck/").content.decode()
     assert f'data-approved="{sub.pk}"' in page
+
+
+# --- shown as unverified everywhere (tri-state verdict, never the boolean) ---------------------
+
+
+def test_the_verdict_is_unverified_and_an_event_error_makes_it_illegal(event):
+    _t, entry, sub = event
+    assert (sub.verdict, sub.unknown_cards) == ("unverified", [UNKNOWN])
+    sub.extra_errors = [{"code": "pair_rule_card_mismatch", "message": "x"}]
+    assert sub.verdict == "illegal"
+
+
+def test_entries_and_decks_apis_give_the_verdict_and_unknown_names(event, api):
+    t, entry, sub = event
+    listed = api.get(url(t, "entries/")).json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert rows[0]["members"][0]["deck"]["verdict"] == "unverified"
+    decks = api.get(url(t, f"entries/{entry.pk}/decks/")).json()
+    versions = decks["results"] if isinstance(decks, dict) else decks
+    assert (versions[0]["verdict"], versions[0]["unknown_cards"]) == ("unverified", [UNKNOWN])
+
+
+def test_the_entries_table_shows_unverified_with_the_unknown_names(event, api):
+    t, entry, _sub = event
+    page = api.get(f"/tournaments/{t.pk}/").content.decode()
+    assert f'data-testid="deck-status-{entry.pk}" data-status="unverified"' in page
+    assert f'data-testid="unknown-cards-{entry.pk}"' in page and UNKNOWN in page
+
+
+def test_the_player_deck_page_shows_unverified_not_illegal(event, owner):
+    t, entry, sub = event
+    player_user = UserFactory(username="jatekos")
+    member = entry.members.get()
+    member.player.user = player_user
+    member.player.save()
+    client = Client(HTTP_ACCEPT_LANGUAGE="hu")
+    client.force_login(player_user)
+    page = client.get(f"/tournaments/{t.pk}/my-deck/").content.decode()
+    assert 'data-testid="submission-verdict">Ellenőrizetlen' in page
+    assert 'data-testid="submission-unverified"' in page and UNKNOWN in page
+    assert "Szabálytalan<" not in page  # only the live script's data-t-illegal text remains
+    response = client.post(
+        f"/tournaments/{t.pk}/my-deck/", {"text": hkk_deck() + f"\n1 {UNKNOWN}\n"}, follow=True
+    )
+    text = response.content.decode()
+    assert "A listádat elmentettük, de ellenőrizetlen" in text
+    assert "de szabálytalan" not in text
+
+
+@pytest.mark.usefixtures("hkk_catalogue")
+def test_the_import_preview_gives_the_verdict_and_the_unknown_names(owner):
+    clear_caches()
+    t, _ = make_tournament(entries=0, owner=owner)
+    deck = (hkk_deck() + f"\n1 {UNKNOWN}\n").replace('"', "'")
+    preview = services.entries_import(tournament=t, text=f'Kovács Péter,,"{deck}"\n')
+    (row,) = preview.rows
+    assert (row.deck_status, row.deck_unknown_cards, row.deck_legal) == (
+        "unverified",
+        [UNKNOWN],
+        False,
+    )

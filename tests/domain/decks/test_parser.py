@@ -3,7 +3,13 @@ from __future__ import annotations
 import pytest
 
 from decks.domain import codes
-from decks.domain.parser import MAX_LINES, SECTIONS, parse_structured, parse_text
+from decks.domain.parser import (
+    MAX_LINES,
+    MAX_TEXT_LENGTH,
+    DeckTooLongError,
+    parse_structured,
+    parse_text,
+)
 
 
 def names(deck, section):
@@ -149,10 +155,33 @@ def test_999_is_accepted():
     assert names(parse_text("999 Gigaököl"), "main") == [("Gigaököl", 999, 1)]
 
 
-def test_too_many_lines():
-    deck = parse_text("\n".join(f"1 Card {i}" for i in range(MAX_LINES + 1)))
-    assert reasons(deck) == [("too_many_lines", None)]
-    assert all(deck.sections[s] == [] for s in SECTIONS)
+def test_too_many_lines_is_unusable_input_not_a_deck():
+    with pytest.raises(DeckTooLongError) as raised:
+        parse_text("\n".join(f"1 Card {i}" for i in range(MAX_LINES + 1)))
+    assert (raised.value.reason, raised.value.found, raised.value.limit) == (
+        "too_many_lines",
+        MAX_LINES + 1,
+        MAX_LINES,
+    )
+
+
+def test_exactly_the_line_limit_is_still_read():
+    deck = parse_text("\n".join(f"1 Card {i}" for i in range(MAX_LINES)))
+    assert deck.errors == [] and len(deck.sections["main"]) == MAX_LINES
+
+
+def test_too_long_text_is_unusable_input():
+    with pytest.raises(DeckTooLongError) as raised:
+        parse_text("1 " + "a" * MAX_TEXT_LENGTH)
+    assert raised.value.reason == "text_too_long"
+
+
+def test_too_many_structured_items_is_unusable_input():
+    with pytest.raises(DeckTooLongError) as raised:
+        parse_structured(
+            {"main": ["1 Card"] * (MAX_LINES // 2 + 1), "sideboard": ["1 B"] * (MAX_LINES // 2)}
+        )
+    assert raised.value.reason == "too_many_lines"
 
 
 def test_blank_lines_do_not_count_towards_the_limit():

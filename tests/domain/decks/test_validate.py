@@ -28,7 +28,7 @@ def test_unknown_card_with_suggestions(real_index, wow_legal_text):
     assert len(unknown) == 1
     assert (unknown[0].card, unknown[0].line) == ("Hysterya", 3)
     assert unknown[0].params["suggestions"][0] == "Hysteria"
-    assert result.counts["main"] == 60  # the unknown line is not counted
+    assert result.counts["main"] == 61  # the unknown line counts: the player has the card
 
 
 def test_card_from_another_game(real_index, hkk_legal_text):
@@ -73,6 +73,7 @@ def test_all_violations_reported_at_once(real_index):
         codes.EPIC_FOLLOWER_COMBINED,
         codes.DECK_TOO_SMALL,
         codes.SIDEBOARD_WRONG_SIZE,
+        codes.SECTION_NOT_USED,  # "Hős:" is no HKK section, whatever card it names
     }
     assert not result.legal
     keys = [(e.line is not None, e.line or 0, e.code) for e in result.errors]
@@ -95,7 +96,7 @@ def test_to_dict_shape(real_index, hkk_legal_text):
         "warnings",
     }
     assert data["format"] == "hkk-hagyomanyos" and data["legal"] is False
-    assert data["counts"] == {"main": 51, "sideboard": 30}
+    assert data["counts"] == {"main": 52, "sideboard": 30}  # the unknown line counts
     assert (data["rule_card"], data["follower"], data["hero"]) == (
         "Ősi rúna",
         "A legfőbb követő",
@@ -128,7 +129,8 @@ def test_structured_errors_have_no_line(real_index):
     result = validate_structured(data, spec=WOW_CONSTRUCTED, index=real_index)
     found = {(e.code, e.line) for e in result.errors}
     assert (codes.PARSE_ERROR, None) in found and (codes.UNKNOWN_CARD, None) in found
-    assert (codes.MISSING_HERO, None) in found
+    # The unknown main-deck name may be the (misspelt) hero: no missing_hero on our guess.
+    assert (codes.MISSING_HERO, None) not in found
 
 
 def test_registry():

@@ -35,19 +35,41 @@
 
   function byLine(a, b) { return (a.line || 0) - (b.line || 0); }
 
+  /* The verdict is the tri-state "status" (legal / illegal / unverified), never a boolean:
+     an unverified list is not illegal (a card the partial catalogue lacks, unknown facts). */
+  var VERDICTS = {
+    legal: { badge: "ok", text: function () { return t.tLegal; } },
+    unverified: { badge: "unverified", text: function () { return t.tUnverified; } },
+    illegal: { badge: "bad", text: function () { return t.tIllegal; } }
+  };
+
   function render(data) {
     out.innerHTML = "";
-    out.dataset.state = data.legal ? "legal" : "illegal";
+    var status = VERDICTS.hasOwnProperty(data.status) ? data.status : "illegal";
+    out.dataset.state = status;
     var head = el("p", { "class": "live-verdict" });
     head.appendChild(el("span", {
-      "class": "badge " + (data.legal ? "ok" : "bad"),
+      "class": "badge " + VERDICTS[status].badge,
+      "data-status": status,
       "data-testid": "live-verdict"
-    }, data.legal ? t.tLegal : t.tIllegal));
+    }, VERDICTS[status].text()));
     if (data.counts) {
       head.appendChild(document.createTextNode(" " + t.tCounts
         .replace("{main}", data.counts.main).replace("{sideboard}", data.counts.sideboard)));
     }
     out.appendChild(head);
+    if (status === "unverified") {
+      var note = el("div", { "class": "unverified-note", "data-testid": "live-unverified" });
+      note.appendChild(el("p", {}, t.tUnverifiedNote));
+      var unknown = data.unknown_cards || [];
+      if (unknown.length) {
+        note.appendChild(el("p", {}, t.tUnknown));
+        var names = el("ul", { "class": "unknown-cards", "data-testid": "live-unknown-cards" });
+        unknown.forEach(function (name) { names.appendChild(el("li", {}, name)); });
+        note.appendChild(names);
+      }
+      out.appendChild(note);
+    }
     var errors = (data.errors || []).slice().sort(byLine);
     var warnings = (data.warnings || []).slice().sort(byLine);
     if (errors.length || warnings.length) {
