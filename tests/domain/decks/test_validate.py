@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -233,26 +232,9 @@ def test_arbitrary_structured_input_never_raises(real_index, data):
     json.dumps(result.to_dict(fake_message))
 
 
-def test_throughput(real_index, wow_legal_text, hkk_legal_text):
-    """Benchmark target is 1,000+ validated lists per second; assert a loose floor here so a
-    slow CI machine does not flake, and print the measured figure."""
-    for text, spec in ((wow_legal_text, WOW_CONSTRUCTED), (hkk_legal_text, HAGYOMANYOS)):
-        validate_text(text, spec=spec, index=real_index)
-        n = 300
-        start = time.perf_counter()
-        for _ in range(n):
-            result = validate_text(text, spec=spec, index=real_index)
-        rate = n / (time.perf_counter() - start)
-        print(f"{spec.slug}: {rate:.0f} lists/s")
-        assert result.legal
-        assert rate > 250
-
-
-def test_wall_of_unknown_names_stays_fast(real_index):
+def test_wall_of_unknown_names_is_reported_line_by_line(real_index):
+    """Every line of a pasted wall of unknown names is reported (its speed: bench/validate.py)."""
     text = "\n".join(f"1 Nonexistent card number {i}" for i in range(5000))
-    start = time.perf_counter()
     result = validate_text(text, spec=WOW_CONSTRUCTED, index=real_index)
-    elapsed = time.perf_counter() - start
     unknown = [e for e in result.errors if e.code == codes.UNKNOWN_CARD]
     assert len(unknown) == 5000
-    assert elapsed < 2.0
