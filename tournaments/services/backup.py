@@ -236,7 +236,9 @@ def event_restore(*, document: Any) -> Restored:
             ``format_missing`` (load the card catalogue first), ``backup_refused`` (the
             problems by row and key in ``params["problems"]``).
         Conflict: ``event_rows_exist`` (a row of the event, by id, is already in the
-            database, or appeared while writing).
+            database; a player counts as the same when its name and account match),
+            ``backup_refused_by_database`` (the database refused a row while writing, e.g. one
+            written meanwhile by someone else; nothing was written).
     """
     _check_document(document)
     slug = document.get("format")
@@ -260,7 +262,14 @@ def event_restore(*, document: Any) -> Restored:
             created, matched = _restore_users(checked.users)
             _restore_rows(objects)
     except IntegrityError as exc:  # a row or user name written meanwhile by someone else
-        raise _rows_exist({"detail": str(exc).splitlines()[0]}) from exc
+        raise Conflict(
+            "backup_refused_by_database",
+            _(
+                "The database refused a row of the backup (one written meanwhile, or a rule "
+                "of the database); nothing was written."
+            ),
+            {"detail": str(exc).splitlines()[0]},
+        ) from exc
     return Restored(Tournament.objects.get(pk=checked.tournament_pk), created, matched)
 
 
@@ -314,11 +323,15 @@ def _refuse_existing(objects: list[dict[str, Any]], labels: dict[str, type[model
         model = labels[label]
         pks = [r["pk"] for r in rows]
         if model is Player:
-            names = {r["pk"]: r["fields"]["display_name"] for r in rows}
+            # The same player: same id, name and account (a name alone may be someone else's).
+            given = {r["pk"]: (r["fields"]["display_name"], r["fields"].get("user")) for r in rows}
+            here = Player.objects.filter(pk__in=pks).values_list(
+                "pk", "display_name", "user__username"
+            )
             clash = [
                 pk
-                for pk, name in Player.objects.filter(pk__in=pks).values_list("pk", "display_name")
-                if names[pk] != name
+                for pk, name, username in here
+                if given[pk] != (name, [username] if username else None)
             ]
         else:
             clash = list(model._default_manager.filter(pk__in=pks).values_list("pk", flat=True))

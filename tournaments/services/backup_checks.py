@@ -411,24 +411,44 @@ def _check_reference(field_: Any, value: Any, where: Any, rows: _Rows, report: _
         )
 
 
-def _unique_sets(model: type[models.Model]) -> list[tuple[str, ...]]:
-    """Field-name tuples the database keeps unique without a condition (ids aside)."""
-    sets: list[tuple[str, ...]] = [
-        (f.name,) for f in model._meta.concrete_fields if f.unique and not f.primary_key
+def _unique_sets(model: type[models.Model]) -> list[tuple[tuple[str, ...], Any]]:
+    """``(field names, condition or None)`` the database keeps unique (ids aside)."""
+    sets: list[tuple[tuple[str, ...], Any]] = [
+        ((f.name,), None) for f in model._meta.concrete_fields if f.unique and not f.primary_key
     ]
     for constraint in model._meta.constraints:
-        if isinstance(constraint, models.UniqueConstraint) and constraint.condition is None:
-            sets.append(tuple(constraint.fields))
+        if isinstance(constraint, models.UniqueConstraint) and constraint.fields:
+            sets.append((tuple(constraint.fields), constraint.condition))
     return sets
+
+
+def _condition_holds(condition: Any, fields: dict[str, Any]) -> bool:
+    """Whether a row's ``fields`` meet a constraint's condition: ``None``, or a ``Q`` of
+    ``name=value`` and ``name__in=[...]`` terms joined by AND (what the event's models use; a
+    term of another shape counts as met, so the check errs towards refusing)."""
+    if condition is None or condition.connector != "AND" or condition.negated:
+        return True
+    for child in condition.children:
+        if not isinstance(child, tuple):
+            continue
+        name, value = child
+        if name.endswith("__in"):
+            if fields.get(name[: -len("__in")]) not in value:
+                return False
+        elif "__" not in name and fields.get(name) != value:
+            return False
+    return True
 
 
 def _unique_problems(rows_of: dict[type[models.Model], dict[int, dict[str, Any]]]) -> list[Problem]:
     """Rows of one model that repeat values the database keeps unique (``Problem`` each)."""
     problems = []
     for model, rows in rows_of.items():
-        for names in _unique_sets(model):
+        for names, condition in _unique_sets(model):
             seen: set[str] = set()
             for pk, fields in rows.items():
+                if not _condition_holds(condition, fields):
+                    continue
                 marker = repr([fields.get(n) for n in names])
                 if marker in seen:
                     where = _("%(model)s, id %(pk)s") % {

@@ -39,6 +39,7 @@ class Other:
     entry: int
     member: int
     player: int
+    player_name: str
     round: int
     outsider_id: int
     outsider_name: str
@@ -86,6 +87,7 @@ def _build() -> tuple[dict[str, Any], Other]:
         entry=other_entries[0].pk,
         member=other_member.pk,
         player=other_member.player_id,
+        player_name=other_member.player.display_name,
         round=Round.objects.get(pk=other_round.pk).pk,
         outsider_id=outsider.pk,
         outsider_name=outsider.username,
@@ -156,6 +158,23 @@ def _seat_in_wrong_match(document: dict[str, Any], other: Other) -> None:
 
 def _match_entries(row: dict[str, Any]) -> set[int]:
     return {row["fields"]["entry_a"], row["fields"]["entry_b"]}
+
+
+def _second_current_list(document: dict[str, Any], other: Other) -> None:
+    row = copy.deepcopy(_rows(document, "decksubmission")[0])
+    row["pk"] += 1000
+    row["fields"]["version"] += 1
+    document["objects"].append(row)
+
+
+def _take_over_player(document: dict[str, Any], other: Other) -> None:
+    """A's first player becomes event B's player (same id and name), under A's organiser."""
+    player = _rows(document, "player")[0]
+    old, player["pk"] = player["pk"], other.player
+    player["fields"].update(display_name=other.player_name, user=["szervezo"])
+    for member in _rows(document, "entrymember"):
+        if member["fields"]["player"] == old:
+            member["fields"]["player"] = other.player
 
 
 def _second_tournament(document: dict[str, Any], other: Other) -> None:
@@ -242,6 +261,8 @@ CASES: dict[str, Callable[[dict[str, Any], Other], None]] = {
     "duplicated staff role id": _duplicate("staffrole", role="organiser"),
     "two tournaments": _second_tournament,
     "duplicated username": lambda d, o: d["users"].append(dict(d["users"][0])),
+    "two current deck lists of one member": _second_current_list,
+    "another event's player under another account": _take_over_player,
 }
 
 
@@ -283,7 +304,7 @@ def test_every_tampered_backup_is_refused_and_writes_nothing(catalogue, tmp_path
     wrong = {n: r for n, r in results.items() if r[:2] != ("refused", 0)}
     assert not wrong, wrong
     codes = {n: r[2].split(":")[0] for n, r in results.items()}
-    assert set(codes.values()) == {"backup_refused", "format_missing"}, codes
+    assert set(codes.values()) == {"backup_refused", "format_missing", "event_rows_exist"}, codes
     assert not get_user_model().objects.filter(username="biro").exists()
 
 
