@@ -16,8 +16,9 @@ reads the whole document and refuses it, listing every problem by row and key, u
   event, any other foreign key names a row of the same file, a user is named by the user name
   of one of the file's ``users`` (never a numeric id, which would be someone else's account
   in another database), the format is the file's ``format``; games, seats and reports name
-  only the two entries of their table, and the entry ids held in JSON (standings rows,
-  relaxations, bracket seeds, report games) are entries of the file.
+  only the two entries of their table (so do the games of a report and the before/after of a
+  correction), and the entry ids held in JSON (standings rows, relaxations, bracket seeds)
+  are entries of the file.
 
 Nothing here writes; the caller writes the checked document in one transaction.
 """
@@ -43,6 +44,7 @@ from tournaments.models import (
     DeckSubmission,
     Entry,
     Game,
+    GameCorrection,
     Match,
     PairingChange,
     ResultReport,
@@ -529,10 +531,21 @@ def _seat_rules(fields: dict[str, Any], where: Any, rows: _Rows, report: _Report
 
 
 def _entry_ids(
-    values: Iterable[Any], allowed: set[Any], where: Any, key: str, report: _Report
+    values: Iterable[Any],
+    allowed: set[Any],
+    where: Any,
+    key: str,
+    report: _Report,
+    *,
+    table: bool = False,
 ) -> None:
+    """Refuse each value not in ``allowed`` (the file's entries, or a table's two)."""
     for value in values:
-        if value not in allowed:
+        if value not in allowed and table:
+            report.add(
+                where, key, _("entry %(value)s does not play at this table") % {"value": value}
+            )
+        elif value not in allowed:
             report.add(where, key, _("not an entry of this backup: %(value)s") % {"value": value})
 
 
@@ -547,9 +560,20 @@ def _report_rules(fields: dict[str, Any], where: Any, rows: _Rows, report: _Repo
     _at_table(fields, ("entry",), where, rows, report)
     seated = _table_entries(fields.get("match"), rows) | {None}
     games = _objects(fields.get("games"), where, "games", report)
-    _entry_ids(
-        (g.get(k) for g in games for k in ("winner", "first")), seated, where, "games", report
-    )
+    named = (g.get(k) for g in games for k in ("winner", "first"))
+    _entry_ids(named, seated, where, "games", report, table=True)
+
+
+def _correction_rules(fields: dict[str, Any], where: Any, rows: _Rows, report: _Report) -> None:
+    game = rows.fields_of(Game, fields.get("game")) or {}
+    seated = _table_entries(game.get("match"), rows) | {None}
+    for key in ("old", "new"):
+        values = fields.get(key)
+        if not isinstance(values, dict):
+            report.add(where, key, _("expected %(type)s") % {"type": _("an object")})
+            continue
+        named = (values.get(k) for k in ("right_holder", "first", "winner", "chosen_by"))
+        _entry_ids(named, seated, where, key, report, table=True)
 
 
 def _round_rules(fields: dict[str, Any], where: Any, rows: _Rows, report: _Report) -> None:
@@ -591,6 +615,7 @@ _EVENT_RULES: dict[type[models.Model], Callable[[dict[str, Any], Any, _Rows, _Re
     Game: _game_rules,
     RoundSeat: _seat_rules,
     ResultReport: _report_rules,
+    GameCorrection: _correction_rules,
     StandingsSnapshot: _standings_rules,
     DeckSubmission: _deck_rules,
     PairingChange: _swap_rules,

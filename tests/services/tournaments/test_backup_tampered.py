@@ -70,7 +70,17 @@ def _build() -> tuple[dict[str, Any], Other]:
     services.player_claim_code(entry=entries[1])
     t = services.tournament_start(tournament=t)
     rnd = services.round_publish(round=services.round_pair_next(tournament=t, requested_by=owner))
-    _play_table(rnd.matches.order_by("table")[0], judge)
+    first_table = rnd.matches.order_by("table")[0]
+    _play_table(first_table, judge)
+    services.game_record(
+        match=first_table,
+        number=3,
+        winner_entry=first_table.entry_b_id,
+        first_entry=first_table.entry_a_id,
+        correction=True,
+        reason="misread slip",
+        recorded_by=judge,
+    )
     services.deck_check_add(round=rnd, entry=entries[2], by=judge)
     services.penalty_record(
         tournament=t, entry=entries[3], category="tardiness", kind="warning", round=rnd, by=judge
@@ -149,6 +159,22 @@ def _foreign_entry_in_game(document: dict[str, Any], other: Other) -> None:
     game["winner"] = next(o["pk"] for o in _rows(document, "entry") if o["pk"] not in seated)
 
 
+def _correction_to_a_stranger(document: dict[str, Any], other: Other) -> None:
+    """The correction's new winner: an entry of the file that does not play at that table."""
+    correction = _fields(document, "gamecorrection")
+    game = next(o for o in _rows(document, "game") if o["pk"] == correction["game"])["fields"]
+    match = next(o for o in _rows(document, "match") if o["pk"] == game["match"])
+    correction["new"] = {**correction["new"], "winner": _stranger(document, match)}
+
+
+def _stranger(document: dict[str, Any], match: dict[str, Any]) -> int:
+    return next(o["pk"] for o in _rows(document, "entry") if o["pk"] not in _match_entries(match))
+
+
+def _standings_of_another_entry(document: dict[str, Any], other: Other) -> None:
+    _fields(document, "standingssnapshot")["rows"][0]["entry"] = other.entry
+
+
 def _seat_in_wrong_match(document: dict[str, Any], other: Other) -> None:
     seat = _fields(document, "roundseat")
     seat["match"] = next(
@@ -206,6 +232,8 @@ CASES: dict[str, Callable[[dict[str, Any], Other], None]] = {
     # Inconsistent within the file.
     "game won by an entry not at the table": _foreign_entry_in_game,
     "seat at a table the entry does not play": _seat_in_wrong_match,
+    "correction naming an entry not at the table": _correction_to_a_stranger,
+    "standings row of another event's entry": _standings_of_another_entry,
     # People outside the file.
     "staff role by another person's user id": _set("staffrole", user=lambda o: o.outsider_id),
     "staff role naming an unlisted username": _set("staffrole", user=lambda o: [o.outsider_name]),
