@@ -26,7 +26,8 @@ Nothing here writes; the caller writes the checked document in one transaction.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable
+import functools
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,14 +164,25 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _where_row(position: int, model: type[models.Model] | None, pk: Any) -> Any:
-    if model is None:
-        return _("row %(row)s") % {"row": position}
-    return _("row %(row)s (%(model)s, id %(pk)s)") % {
-        "row": position,
-        "model": model._meta.verbose_name,
-        "pk": pk,
-    }
+@dataclass(frozen=True)
+class _At:
+    """Where a row is, put into words (translated) only when a problem is reported."""
+
+    position: int
+    model: type[models.Model] | None
+    pk: Any
+
+    def __str__(self) -> str:
+        if self.model is None:
+            return str(_("row %(row)s") % {"row": self.position})
+        return str(
+            _("row %(row)s (%(model)s, id %(pk)s)")
+            % {"row": self.position, "model": self.model._meta.verbose_name, "pk": self.pk}
+        )
+
+
+def _where_row(position: int, model: type[models.Model] | None, pk: Any) -> _At:
+    return _At(position, model, pk)
 
 
 def check_backup(
@@ -255,12 +267,15 @@ def _check_users(users: list[Any], report: _Report) -> set[str]:
 
 
 def _check_keys(
-    given: dict[str, Any], known: Iterable[str], required: set[str], where: Any, report: _Report
+    given: dict[str, Any],
+    known: Collection[str],
+    required: Collection[str],
+    where: Any,
+    report: _Report,
 ) -> None:
-    known = set(known)
-    for key in sorted(set(given) - known):
+    for key in sorted(k for k in given if k not in known):
         report.add(where, key, _("unknown key"))
-    for key in sorted(required - set(given)):
+    for key in sorted(k for k in required if k not in given):
         report.add(where, key, _("the key is missing"))
 
 
@@ -315,8 +330,7 @@ def _row_model(
 def _check_fields(
     model: type[models.Model], fields: dict[str, Any], where: Any, rows: _Rows, report: _Report
 ) -> None:
-    concrete = {f.name: f for f in model._meta.concrete_fields if not f.primary_key}
-    required = {n for n, f in concrete.items() if not f.has_default() and not f.null}
+    concrete, required = _model_fields(model)
     _check_keys(fields, concrete, required, where, report)
     for key, value in fields.items():
         field_ = concrete.get(key)
@@ -327,6 +341,14 @@ def _check_fields(
             continue
         if _check_value(field_, value, where, key, report) and _is_int(value):
             _check_range(RANGES.get((model, key)), value, where, key, report)
+
+
+@functools.cache
+def _model_fields(model: type[models.Model]) -> tuple[dict[str, Any], frozenset[str]]:
+    """The fields a row of ``model`` holds by name, and those it must hold (no default)."""
+    concrete = {f.name: f for f in model._meta.concrete_fields if not f.primary_key}
+    required = frozenset(n for n, f in concrete.items() if not f.has_default() and not f.null)
+    return concrete, required
 
 
 def _check_value(field_: Any, value: Any, where: Any, key: str, report: _Report) -> bool:
