@@ -356,6 +356,16 @@ def test_the_refusal_names_every_problem_by_row_and_key_in_hungarian(catalogue, 
     assert any("„seed”" in line and "hiányzik" in line for line in lines[1:])
     assert len(lines) == 4
 
+    for row in document["objects"]:  # one more problem in every row: only 20 are listed
+        row["fields"]["extra"] = 1
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        call_command("import_event", str(path), verbosity=0)
+    lines = str(refused.value).splitlines()
+    total = len(document["objects"]) + 3
+    assert f"talált hibák: {total}." in lines[0]
+    assert len(lines) == 1 + 20 + 1 and lines[-1] == f"  … és még {total - 20}"
+
 
 def _position(document: dict[str, Any], label: str) -> int:
     return next(

@@ -47,6 +47,9 @@ class Command(BaseCommand):
             lines = [f"{exc.code}: {exc.message}"]
             if isinstance(problems, list):
                 lines += [f"  - {problem}" for problem in problems]
+                more = int(exc.params.get("count", 0)) - len(problems)
+                if more > 0:
+                    lines.append("  " + _("… and %(count)s more") % {"count": more})
             elif exc.params:
                 lines[0] += f" {exc.params}"
             raise CommandError("\n".join(lines)) from exc
