@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime
 import functools
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,8 +171,11 @@ class _At:
     position: int
     model: type[models.Model] | None
     pk: Any
+    user: bool = False
 
     def __str__(self) -> str:
+        if self.user:
+            return str(_("user %(row)s") % {"row": self.position})
         if self.model is None:
             return str(_("row %(row)s") % {"row": self.position})
         return str(
@@ -245,7 +248,7 @@ def _check_users(users: list[Any], report: _Report) -> set[str]:
     user_model = get_user_model()
     names: set[str] = set()
     for position, user in enumerate(users, start=1):
-        where = _("user %(row)s") % {"row": position}
+        where = _At(position, None, None, user=True)
         if not isinstance(user, dict):
             report.add(where, "", _("expected %(type)s") % {"type": _("an object")})
             continue
@@ -403,7 +406,8 @@ def _check_reference(field_: Any, value: Any, where: Any, rows: _Rows, report: _
             report.add(where, key, _("a value is required"))
         return
     if target is get_user_model():
-        if not (isinstance(value, list) and len(value) == 1 and value[0] in rows.usernames):
+        named = isinstance(value, list) and len(value) == 1 and isinstance(value[0], str)
+        if not (named and value[0] in rows.usernames):
             report.add(
                 where,
                 key,
@@ -563,11 +567,13 @@ def _entry_ids(
 ) -> None:
     """Refuse each value not in ``allowed`` (the file's entries, or a table's two)."""
     for value in values:
-        if value not in allowed and table:
+        if isinstance(value, Hashable) and value in allowed:
+            continue
+        if table:
             report.add(
                 where, key, _("entry %(value)s does not play at this table") % {"value": value}
             )
-        elif value not in allowed:
+        else:
             report.add(where, key, _("not an entry of this backup: %(value)s") % {"value": value})
 
 

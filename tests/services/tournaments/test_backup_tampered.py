@@ -171,8 +171,13 @@ def _stranger(document: dict[str, Any], match: dict[str, Any]) -> int:
     return next(o["pk"] for o in _rows(document, "entry") if o["pk"] not in _match_entries(match))
 
 
-def _standings_of_another_entry(document: dict[str, Any], other: Other) -> None:
-    _fields(document, "standingssnapshot")["rows"][0]["entry"] = other.entry
+def _standings_entry(value: Callable[[Other], Any]) -> Callable[[dict[str, Any], Other], None]:
+    """The first standings row names ``value(other)`` as its entry."""
+
+    def change(document: dict[str, Any], other: Other) -> None:
+        _fields(document, "standingssnapshot")["rows"][0]["entry"] = value(other)
+
+    return change
 
 
 def _seat_in_wrong_match(document: dict[str, Any], other: Other) -> None:
@@ -233,7 +238,7 @@ CASES: dict[str, Callable[[dict[str, Any], Other], None]] = {
     "game won by an entry not at the table": _foreign_entry_in_game,
     "seat at a table the entry does not play": _seat_in_wrong_match,
     "correction naming an entry not at the table": _correction_to_a_stranger,
-    "standings row of another event's entry": _standings_of_another_entry,
+    "standings row of another event's entry": _standings_entry(lambda o: o.entry),
     # People outside the file.
     "staff role by another person's user id": _set("staffrole", user=lambda o: o.outsider_id),
     "staff role naming an unlisted username": _set("staffrole", user=lambda o: [o.outsider_name]),
@@ -280,6 +285,9 @@ CASES: dict[str, Callable[[dict[str, Any], Other], None]] = {
     "name is a number": _set("entry", name=12),
     "foreign key is text": _set("match", entry_a="x"),
     "tiebreakers is text": _set("tournament", tiebreakers="buchholz"),
+    "user named by a nested list": _set("staffrole", user=[["biro"]]),
+    "standings row names an object": _standings_entry(lambda o: {"pk": 1}),
+    "game record names a list": _set("game", winner=[1]),
     "unknown field": _set("entry", is_superuser=True),
     "unknown model": lambda d, o: d["objects"].append(
         {"model": "auth.user", "pk": 999, "fields": {"username": "x"}}
