@@ -8,30 +8,42 @@ snapshot. ``event_restore(document)`` writes them back, into an empty database o
 never held this event (the ids are kept, so the JSON parts that name entries — relaxations,
 reports, corrections, standings — stay true).
 
+The document is **sensitive**: it holds the users' and players' e-mail addresses and the
+players' live claim codes (whoever holds a code can link that player to their account).
+``event_backup(..., emails_and_codes=False)`` leaves both out (the restored players can be
+given new codes). A document read back is input from outside: ``event_restore`` checks all of
+it first (``services.backup_checks``: every key, type, choice and range, and that every
+reference stays inside the file's own event and users) and writes nothing unless it passes.
+
 Document shape (``BACKUP_VERSION`` 1)::
 
     {"kind": "hkk-tournament-event", "version": 1, "exported_at": ISO time,
-     "format": format slug, "users": [{"username", "first_name", "last_name", "email",
-     "is_active"}], "objects": [{"model": "tournaments.entry", "pk": 7, "fields": {...}}, ...]}
+     "emails_and_codes": bool, "format": format slug, "users": [{"username", "first_name",
+     "last_name", "email", "is_active"}], "objects": [{"model": "tournaments.entry", "pk": 7,
+     "fields": {...}}, ...]}
 
-``objects`` is Django's serializer output ("python" serializer, JSON-encoded): foreign keys are
-ids, except users, which are natural keys (``["username"]``). On restore, users are matched by
-username and created when missing with an **unusable password** (they set one through "forgot
-password", or an administrator sets it); the format is matched by slug and must exist (run
-``load_catalogue`` first).
+``objects`` is Django's serializer output ("python" serializer, JSON-encoded; date-times as ISO
+8601 with microseconds and offset): foreign keys are ids, except users, which are natural keys
+(``["username"]``), and the format (``["slug"]``). On restore, users are matched by username
+and created when missing with an **unusable password** (they set one through "forgot
+password", or an administrator sets it): an account of that name already in the database is
+taken to be the same person, with the roles the file gives it in the restored event. The
+format is matched by slug and must exist (run ``load_catalogue`` first).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -56,9 +68,14 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
+from tournaments.services.backup_checks import check_backup
 
 BACKUP_KIND = "hkk-tournament-event"
 BACKUP_VERSION = 1
+
+#: Personal fields a backup made without e-mails and claim codes leaves empty (besides the
+#: users' ``email``): a claim code links a player to whoever holds it, so it is a live secret.
+PERSONAL_FIELDS: dict[type[models.Model], tuple[str, ...]] = {Player: ("email", "claim_code")}
 
 #: Every model of an event, parents before children (the restore order).
 EVENT_MODELS: tuple[type[models.Model], ...] = (
@@ -113,10 +130,28 @@ def _user_fields(model: type[models.Model]) -> list[str]:
     ]
 
 
-def event_backup(*, tournament: Tournament) -> dict[str, Any]:
+class _ExactJSONEncoder(DjangoJSONEncoder):
+    """Django's encoder, but date-times and times keep their microseconds (Django's cuts them
+    to milliseconds, so a restored event would not be the one exported)."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime.datetime | datetime.time):
+            return o.isoformat()
+        return super().default(o)
+
+
+def _without_emails_and_codes(model: type[models.Model], fields: dict[str, Any]) -> None:
+    for name in PERSONAL_FIELDS.get(model, ()):
+        fields[name] = ""
+
+
+def event_backup(*, tournament: Tournament, emails_and_codes: bool = True) -> dict[str, Any]:
     """The whole event ``tournament`` as a JSON-ready backup document (see the module docstring).
 
-    Read in one transaction so the rows are consistent with each other.
+    Read in one transaction so the rows are consistent with each other. Date-times keep their
+    microseconds. ``emails_and_codes=False`` leaves out the personal fields of
+    :data:`PERSONAL_FIELDS` (players' e-mail addresses and claim codes) and the users' e-mail
+    addresses (empty text instead; the document says ``"emails_and_codes": false``); names stay.
     """
     objects: list[dict[str, Any]] = []
     usernames: set[str] = set()
@@ -126,6 +161,8 @@ def event_backup(*, tournament: Tournament) -> dict[str, Any]:
                 "python", queryset.order_by("pk"), use_natural_foreign_keys=True
             )
             for row in rows:
+                if not emails_and_codes:
+                    _without_emails_and_codes(model, row["fields"])
                 for name in _user_fields(model):
                     if row["fields"].get(name):
                         usernames.add(row["fields"][name][0])
@@ -135,7 +172,7 @@ def event_backup(*, tournament: Tournament) -> dict[str, Any]:
                 "username": u.get_username(),
                 "first_name": getattr(u, "first_name", ""),
                 "last_name": getattr(u, "last_name", ""),
-                "email": getattr(u, "email", ""),
+                "email": getattr(u, "email", "") if emails_and_codes else "",
                 "is_active": u.is_active,
             }
             for u in get_user_model().objects.filter(username__in=usernames).order_by("username")
@@ -144,20 +181,20 @@ def event_backup(*, tournament: Tournament) -> dict[str, Any]:
         "kind": BACKUP_KIND,
         "version": BACKUP_VERSION,
         "exported_at": timezone.now().isoformat(),
+        "emails_and_codes": emails_and_codes,
         "format": tournament.format.slug,
         "users": users,
         "objects": objects,
     }
     # Round-trip through JSON so the document holds only JSON types (dates as ISO strings).
-    loaded: dict[str, Any] = json.loads(json.dumps(document, cls=DjangoJSONEncoder))
+    loaded: dict[str, Any] = json.loads(json.dumps(document, cls=_ExactJSONEncoder))
     return loaded
 
 
-def event_backup_json(*, tournament: Tournament) -> str:
+def event_backup_json(*, tournament: Tournament, emails_and_codes: bool = True) -> str:
     """:func:`event_backup` as indented JSON text (UTF-8, keys sorted)."""
-    return json.dumps(
-        event_backup(tournament=tournament), ensure_ascii=False, indent=1, sort_keys=True
-    )
+    document = event_backup(tournament=tournament, emails_and_codes=emails_and_codes)
+    return json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True)
 
 
 def _check_document(document: Any) -> None:
@@ -174,52 +211,91 @@ def _check_document(document: Any) -> None:
         )
 
 
-@transaction.atomic
-def event_restore(*, document: dict[str, Any]) -> Tournament:
+@dataclass(frozen=True)
+class Restored:
+    """What :func:`event_restore` wrote: the event, and the accounts of the file's users that
+    were created (unusable password) or matched by user name to accounts already here."""
+
+    tournament: Tournament
+    users_created: list[str]
+    users_matched: list[str]
+
+
+def event_restore(*, document: Any) -> Restored:
     """Write the event of a backup ``document`` (from :func:`event_backup`) into this database.
 
-    Users are matched by username and created when missing (unusable password); players that
-    already exist with the same id and name are reused; the format is matched by slug. All or
-    nothing: any refusal rolls the whole restore back.
+    The whole document is checked first (``services.backup_checks.check_backup``: keys, types,
+    choices, ranges, and every reference inside the file's own event and users) and any id
+    already taken is refused; only then is it written, in one transaction. Users are matched
+    by username and created when missing (unusable password); players that already exist with
+    the same id and name are reused; the format is matched by slug. A refused document writes
+    nothing.
 
     Raises:
         ValidationFailed: ``not_an_event_backup``, ``unsupported_backup_version``,
-            ``format_missing`` (load the card catalogue first).
-        Conflict: ``event_rows_exist`` (a row of the event, by id, is already in the database).
+            ``format_missing`` (load the card catalogue first), ``backup_refused`` (the
+            problems by row and key in ``params["problems"]``).
+        Conflict: ``event_rows_exist`` (a row of the event, by id, is already in the
+            database; a player counts as the same when its name and account match),
+            ``backup_refused_by_database`` (the database refused a row while writing, e.g. one
+            written meanwhile by someone else; nothing was written).
     """
     _check_document(document)
-    if not Format.objects.filter(slug=document["format"]).exists():
+    slug = document.get("format")
+    fmt = Format.objects.filter(slug=slug).first() if isinstance(slug, str) else None
+    if isinstance(slug, str) and fmt is None:
         raise ValidationFailed(
             "format_missing",
-            _("Format %(format)s is missing; load the card catalogue first.")
-            % {"format": document["format"]},
-            {"format": document["format"]},
+            _("Format %(format)s is missing; load the card catalogue first.") % {"format": slug},
+            {"format": slug},
         )
+    labels = {m._meta.label_lower: m for m in EVENT_MODELS}
+    checked = check_backup(document, labels=labels)
+    assert fmt is not None  # check_backup refuses a document without a format slug
+    objects = [dict(o) for o in checked.objects]
+    for o in objects:
+        if o["model"] == "tournaments.tournament":
+            o["fields"] = {**o["fields"], "format": fmt.pk}
+    try:
+        with transaction.atomic():
+            _refuse_existing(objects, labels)
+            created, matched = _restore_users(checked.users)
+            _restore_rows(objects)
+    except IntegrityError as exc:  # a row or user name written meanwhile by someone else
+        raise Conflict(
+            "backup_refused_by_database",
+            _(
+                "The database refused a row of the backup (one written meanwhile, or a rule "
+                "of the database); nothing was written."
+            ),
+            {"detail": str(exc).splitlines()[0]},
+        ) from exc
+    return Restored(Tournament.objects.get(pk=checked.tournament_pk), created, matched)
+
+
+def _restore_users(users: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     user_model = get_user_model()
-    for u in document["users"]:
+    created_names, matched_names = [], []
+    for u in users:
         user, created = user_model.objects.get_or_create(
             username=u["username"],
             defaults={
-                "first_name": u.get("first_name", ""),
-                "last_name": u.get("last_name", ""),
-                "email": u.get("email", ""),
-                "is_active": u.get("is_active", True),
+                "first_name": u["first_name"],
+                "last_name": u["last_name"],
+                "email": u["email"],
+                "is_active": u["is_active"],
             },
         )
         if created:
             user.set_unusable_password()
             user.save(update_fields=["password"])
-    format_pk = Format.objects.get(slug=document["format"]).pk
-    labels = {m._meta.label_lower: m for m in EVENT_MODELS}
-    objects = [dict(o) for o in document["objects"]]
-    for o in objects:
-        if o["model"] not in labels:
-            raise ValidationFailed(
-                "not_an_event_backup", _("The file is not an event backup of this application.")
-            )
-        if o["model"] == "tournaments.tournament":
-            o["fields"] = {**o["fields"], "format": format_pk}
-    _refuse_existing(objects, labels)
+            created_names.append(u["username"])
+        else:
+            matched_names.append(u["username"])
+    return created_names, matched_names
+
+
+def _restore_rows(objects: list[dict[str, Any]]) -> None:
     touched: list[type[models.Model]] = []
     for obj in serializers.deserialize("python", objects, handle_forward_references=False):
         model = type(obj.object)
@@ -229,8 +305,14 @@ def event_restore(*, document: dict[str, Any]) -> Tournament:
         if model not in touched:
             touched.append(model)
     _reset_sequences(touched)
-    tournament_pk = next(o["pk"] for o in objects if o["model"] == "tournaments.tournament")
-    return Tournament.objects.get(pk=tournament_pk)
+
+
+def _rows_exist(params: dict[str, Any]) -> Conflict:
+    return Conflict(
+        "event_rows_exist",
+        _("The database already holds rows of this event; restore into an empty one."),
+        params,
+    )
 
 
 def _refuse_existing(objects: list[dict[str, Any]], labels: dict[str, type[models.Model]]) -> None:
@@ -241,20 +323,20 @@ def _refuse_existing(objects: list[dict[str, Any]], labels: dict[str, type[model
         model = labels[label]
         pks = [r["pk"] for r in rows]
         if model is Player:
-            names = {r["pk"]: r["fields"]["display_name"] for r in rows}
+            # The same player: same id, name and account (a name alone may be someone else's).
+            given = {r["pk"]: (r["fields"]["display_name"], r["fields"].get("user")) for r in rows}
+            here = Player.objects.filter(pk__in=pks).values_list(
+                "pk", "display_name", "user__username"
+            )
             clash = [
                 pk
-                for pk, name in Player.objects.filter(pk__in=pks).values_list("pk", "display_name")
-                if names[pk] != name
+                for pk, name, username in here
+                if given[pk] != (name, [username] if username else None)
             ]
         else:
             clash = list(model._default_manager.filter(pk__in=pks).values_list("pk", flat=True))
         if clash:
-            raise Conflict(
-                "event_rows_exist",
-                _("The database already holds rows of this event; restore into an empty one."),
-                {"model": label, "ids": sorted(clash)[:20]},
-            )
+            raise _rows_exist({"model": label, "ids": sorted(clash)[:20]})
 
 
 def _reset_sequences(models_touched: list[type[models.Model]]) -> None:

@@ -5,13 +5,16 @@ format put back and the file imported; a canonical dump and the standings are th
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
+from decks.models import Format
 from hkk_tournament.errors import Conflict, ValidationFailed
 from tests.api.tournaments.helpers import play_round, url
 from tests.factories import UserFactory, ensure_format, make_tournament
@@ -64,9 +67,47 @@ def _canonical(document: dict) -> dict:
     return {k: v for k, v in document.items() if k != "exported_at"}
 
 
+def _stored(document: dict) -> dict:
+    """Every row the ``document`` names, as the database holds it (date-times as objects;
+    users and the format, which a new database numbers anew, by their names)."""
+    labels = {m._meta.label_lower: m for m in EVENT_MODELS}
+    ids: dict[str, list] = {}
+    for o in document["objects"]:
+        ids.setdefault(o["model"], []).append(o["pk"])
+    names = dict(get_user_model().objects.values_list("pk", "username"))
+    slugs = dict(Format.objects.values_list("pk", "slug"))
+    stored = {}
+    for label, pks in ids.items():
+        model = labels[label]
+        renamed = {
+            f.attname: names if f.related_model is get_user_model() else slugs
+            for f in model._meta.concrete_fields
+            if f.related_model in (get_user_model(), Format)
+        }
+        rows = model._default_manager.filter(pk__in=pks).order_by("pk").values()
+        stored[label] = [
+            {k: renamed[k].get(v) if k in renamed else v for k, v in row.items()} for row in rows
+        ]
+    return stored
+
+
+def _sub_millisecond(stored: dict) -> int:
+    """How many stored date-times have digits below the millisecond."""
+    return sum(
+        1
+        for rows in stored.values()
+        for row in rows
+        for value in row.values()
+        if isinstance(value, datetime.datetime) and value.microsecond % 1000
+    )
+
+
 def test_an_event_round_trips_losslessly_through_an_empty_database(catalogue, tmp_path):
     t = _build_event()
     before = event_backup(tournament=t)
+    stored_before = _stored(before)
+    # The event's own clock writes microseconds; those are what a millisecond export would cut.
+    assert _sub_millisecond(stored_before) > 20
     standings_before = services.standings_rows(tournament=t)
     counts = {m._meta.label_lower: 0 for m in EVENT_MODELS}
     for o in before["objects"]:
@@ -85,8 +126,14 @@ def test_an_event_round_trips_losslessly_through_an_empty_database(catalogue, tm
 
     call_command("import_event", str(path), verbosity=0)
     restored = Tournament.objects.get(pk=t.pk)
+    # Every value, date-times to the microsecond, is what the database held before.
+    assert _stored(before) == stored_before
     after = event_backup(tournament=restored)
     written = json.loads(path.read_text())
+    again = tmp_path / "again.json"
+    call_command("export_event", str(t.pk), str(again), verbosity=0)
+    assert _canonical(json.loads(again.read_text())) == _canonical(written)
+    assert _without_export_time(again.read_text()) == _without_export_time(path.read_text())
     differing = [
         (a, b) for a, b in zip(after["objects"], written["objects"], strict=False) if a != b
     ]
@@ -102,6 +149,10 @@ def test_an_event_round_trips_losslessly_through_an_empty_database(catalogue, tm
 
     with pytest.raises(Conflict):  # restoring twice would overwrite: refused
         event_restore(document=json.loads(path.read_text()))
+
+
+def _without_export_time(text: str) -> str:
+    return re.sub(r'"exported_at": "[^"]*"', "", text)
 
 
 def test_a_file_that_is_not_a_backup_is_refused(db):
