@@ -83,9 +83,11 @@ def test_bluemoon_table_asks_for_the_crystals():
     c.post(url, {"roll-winner": str(m.entry_a_id)})
     page = c.get(url).content.decode()
     assert 'data-testid="quick-score"' in page and 'data-testid="quick-draw"' not in page
-    c.post(url, {"quick-number": 1, "quick-result": "b", "quick-score": "4"})
+    # Inquisitors are used in this format: up to 7 crystals (Blue Moon FAQ, "End of Game").
+    assert 'max="7"' in page and "(kristály, 1–7)" in page
+    c.post(url, {"quick-number": 1, "quick-result": "b", "quick-score": "5"})
     g = Game.objects.get(match=m, number=1)
-    assert (g.winner_id, g.score, g.chosen_by_id) == (m.entry_b_id, 4, m.entry_a_id)
+    assert (g.winner_id, g.score, g.chosen_by_id) == (m.entry_b_id, 5, m.entry_a_id)
 
 
 def test_result_slips_name_the_policy(world):
