@@ -262,7 +262,7 @@ def check_people(sections: Sections, spec: FormatSpec) -> list[Violation]:
     violations += _duplicates(sections)
     main = _main_cards(sections)
     required = int_param(spec, "deck_size", DEFAULT_DECK_SIZE)
-    if emissary is not None:
+    if emissary is not None and spec.params.get("allow_emissary", True) is not False:
         required += int_param(spec, "emissary_cards", DEFAULT_EMISSARY_CARDS)
     violations += _deck_size(main, required)
     people, found = _leader_people(leader)
