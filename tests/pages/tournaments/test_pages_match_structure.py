@@ -8,10 +8,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Game
+from tournaments.pages.player_forms import ResultReportForm
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +96,21 @@ def test_result_slips_name_the_policy(world):
     c = world.client("judge")
     r = c.get(reverse("tournaments:print-slips", args=[world.tournament.pk, 1]))
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.parametrize("top", [7, 4])
+def test_players_report_form_shows_the_formats_crystal_range(top):
+    # 7 with Emissaries and Inquisitors, 4 in the base game (Blue Moon FAQ, "End of Game").
+    with translation.override("hu"):
+        form = ResultReportForm(
+            games=1,
+            mine=(1, "A"),
+            theirs=(2, "B"),
+            chooses=True,
+            draws=False,
+            score_label="kristály",
+            score_max=top,
+        )
+        field = form.fields["g1_score"]
+        assert str(field.label) == f"1. játszma: a győztes kristály (1–{top})"
+    assert (field.widget.attrs["min"], field.widget.attrs["max"]) == (1, top)
