@@ -112,6 +112,10 @@ MESSAGES: dict[str, object] = {
     "too_many_emissaries": _("%(count)s emissaries declared; at most %(limit)s is allowed."),
     "emissary_not_allowed": _("A self-built (advanced) deck cannot use an emissary."),
     "inquisitor_not_allowed": _("A pre-constructed people deck cannot use an inquisitor."),
+    "emissaries_inquisitors_not_used": _(
+        "This format is played without the Emissaries and Inquisitors expansions, so “%(card)s” "
+        "cannot be used."
+    ),
     "duplicate_card": _("“%(card)s” is in the deck %(count)s times; each card may be used once."),
     "card_not_of_people": _(
         "“%(card)s” (people: %(people)s) is not a card of the leader's people "

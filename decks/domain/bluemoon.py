@@ -34,7 +34,11 @@ short FAQ* by Christopher Dearlove):
   parameter.
 
 Parameters (``FormatSpec.params``): ``deck_size`` (default 30), ``moon_budget`` (default 10),
-``allow_emissary`` (advanced only, default False), ``emissary_cards`` (people only, default 7).
+``allow_emissary`` (advanced default False, people default True), ``allow_inquisitor``
+(advanced only, default True), ``emissary_cards`` (people only, default 7). A format without
+the Emissaries and Inquisitors expansions (the base game) sets ``allow_emissary`` /
+``allow_inquisitor`` to False; its match structure then allows 4 crystals a game instead of 7
+(Blue Moon FAQ, "End of Game"; docs/rules.md §13 (Blue Moon matches)).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from decks.domain.bluemoon_cards import (
     DEFAULT_EMISSARY_CARDS,
     DEFAULT_MOON_BUDGET,
     DUPLICATE_CARD,
+    EMISSARIES_INQUISITORS_NOT_USED,
     EMISSARY_NOT_ALLOWED,
     INQUISITOR_NOT_ALLOWED,
     INQUISITOR_WITH_EMISSARY,
@@ -93,6 +98,7 @@ __all__ = [
     "DEFAULT_EMISSARY_CARDS",
     "DEFAULT_MOON_BUDGET",
     "DUPLICATE_CARD",
+    "EMISSARIES_INQUISITORS_NOT_USED",
     "EMISSARY_CARDS_UNKNOWN",
     "EMISSARY_NOT_ALLOWED",
     "INQUISITOR_NOT_ALLOWED",
@@ -183,12 +189,14 @@ def check_advanced(sections: Sections, spec: FormatSpec) -> list[Violation]:
             ``emissary``; others must be empty).
         spec: ``params["deck_size"]`` (default 30), ``params["moon_budget"]`` (default 10),
             ``params["allow_emissary"]`` (default False: docs/rules.md §12 says self-built decks use
-            an inquisitor, not an emissary).
+            an inquisitor, not an emissary), ``params["allow_inquisitor"]`` (default True; False
+            for a format without the Emissaries and Inquisitors expansions).
 
     Returns:
         Violations: errors ``missing_leader``, ``too_many_leaders``, ``deck_wrong_size``
         ``{"count", "required"}``, ``moon_budget_exceeded`` ``{"moons", "budget", "cards"}``,
-        ``too_many_inquisitors``, ``inquisitor_with_emissary``, ``emissary_not_allowed``,
+        ``too_many_inquisitors``, ``emissaries_inquisitors_not_used``,
+        ``inquisitor_with_emissary``, ``emissary_not_allowed``,
         ``too_many_emissaries``, ``duplicate_card``, ``section_not_used``, ``wrong_section``;
         warnings ``moons_unknown`` (one per unknown-cost card) and ``leader_people_unknown``.
 
@@ -202,6 +210,7 @@ def check_advanced(sections: Sections, spec: FormatSpec) -> list[Violation]:
         section_lines(sections, "inquisitor"), CardKind.INQUISITOR, TOO_MANY_INQUISITORS
     )
     violations += found
+    violations += _expansion_not_used(sections, spec, "inquisitor")
     violations += _advanced_emissary(sections, spec)
     violations += _duplicates(sections)
     main = _main_cards(sections)
@@ -228,13 +237,16 @@ def check_people(sections: Sections, spec: FormatSpec) -> list[Violation]:
     Args:
         sections: as for :func:`check_advanced`.
         spec: ``params["deck_size"]`` (default 30, stated in docs/rules.md §12 for the basic
-            deck) and ``params["emissary_cards"]`` (default 7, added with an emissary,
+            deck), ``params["emissary_cards"]`` (default 7, added with an emissary,
             inferred); the bundled data is incomplete, so both are parameters.
+            ``params["allow_emissary"]`` (default True; False for a format without the
+            Emissaries and Inquisitors expansions: ``emissaries_inquisitors_not_used``).
 
     Returns:
         Violations: errors ``missing_leader``, ``too_many_leaders``, ``inquisitor_not_allowed``
-        ``{"count"}``, ``too_many_emissaries``, ``card_not_of_people`` ``{"people",
-        "leader_people"}``, ``not_in_preconstructed_deck``, ``duplicate_card``,
+        ``{"count"}``, ``emissaries_inquisitors_not_used``, ``too_many_emissaries``,
+        ``card_not_of_people`` ``{"people", "leader_people"}``, ``not_in_preconstructed_deck``,
+        ``duplicate_card``,
         ``deck_wrong_size`` ``{"count", "required"}``, ``section_not_used``,
         ``wrong_section``; warnings ``emissary_cards_unknown`` (once per card that could only
         be legal as one of the emissary's unknown seven) and ``leader_people_unknown``.
@@ -247,10 +259,11 @@ def check_people(sections: Sections, spec: FormatSpec) -> list[Violation]:
         section_lines(sections, "emissary"), CardKind.EMISSARY, TOO_MANY_EMISSARIES
     )
     violations += found
+    violations += _expansion_not_used(sections, spec, "emissary")
     violations += _duplicates(sections)
     main = _main_cards(sections)
     required = int_param(spec, "deck_size", DEFAULT_DECK_SIZE)
-    if emissary is not None:
+    if emissary is not None and spec.params.get("allow_emissary", True) is not False:
         required += int_param(spec, "emissary_cards", DEFAULT_EMISSARY_CARDS)
     violations += _deck_size(main, required)
     people, found = _leader_people(leader)
@@ -269,6 +282,21 @@ def _leader(sections: Sections) -> tuple[Card | None, list[Violation]]:
     return _single(
         section_lines(sections, "leader"), CardKind.LEADER, TOO_MANY_LEADERS, MISSING_LEADER
     )
+
+
+def _expansion_not_used(sections: Sections, spec: FormatSpec, section: str) -> list[Violation]:
+    """``emissaries_inquisitors_not_used`` for each card of ``section`` (``"emissary"`` in a
+    people deck, ``"inquisitor"`` in an advanced deck) when ``params["allow_<section>"]`` is
+    False: the format is played without the Emissaries and Inquisitors expansions
+    (docs/rules.md §12 (Blue Moon decks)). The advanced deck's emissary has its own rule
+    (:func:`_advanced_emissary`)."""
+    if spec.params.get(f"allow_{section}", True) is not False:
+        return []
+    return [
+        Violation(EMISSARIES_INQUISITORS_NOT_USED, card=line.card.name, line=line.line)
+        for line in section_lines(sections, section)
+        if line.card.kind is SECTION_KINDS[section]
+    ]
 
 
 def _main_cards(sections: Sections) -> list[ResolvedLine]:

@@ -43,6 +43,9 @@ TOO_MANY_EMISSARIES = "too_many_emissaries"
 EMISSARY_NOT_ALLOWED = "emissary_not_allowed"
 #: An inquisitor in a pre-constructed people deck. params ``{"count"}``.
 INQUISITOR_NOT_ALLOWED = "inquisitor_not_allowed"
+#: An emissary or inquisitor in a format played without the Emissaries and Inquisitors
+#: expansions (``allow_emissary`` / ``allow_inquisitor`` False). params ``{}``.
+EMISSARIES_INQUISITORS_NOT_USED = "emissaries_inquisitors_not_used"
 #: The same card more than once. params ``{"count"}``.
 DUPLICATE_CARD = "duplicate_card"
 #: People deck: a card of another people (or none) that is not one of the emissary's seven.
@@ -71,6 +74,7 @@ BLUEMOON_CODES: frozenset[str] = frozenset(
         TOO_MANY_EMISSARIES,
         EMISSARY_NOT_ALLOWED,
         INQUISITOR_NOT_ALLOWED,
+        EMISSARIES_INQUISITORS_NOT_USED,
         DUPLICATE_CARD,
         CARD_NOT_OF_PEOPLE,
         NOT_IN_PRECONSTRUCTED_DECK,

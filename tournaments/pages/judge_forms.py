@@ -122,11 +122,19 @@ class GameForm(forms.Form):
         b: tuple[int, str],
         scored: bool = False,
         chooses: bool = False,
+        score_max: int | None = None,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         if not scored:
             del self.fields["score"]
+        elif score_max is not None:
+            # The format's range (Blue Moon: 4 crystals, 7 with Emissaries and Inquisitors);
+            # recording checks it (tournaments.domain.first_player).
+            self.fields["score"].help_text = _("From 1 to %(max)s (the format's maximum).") % {
+                "max": score_max
+            }
+            self.fields["score"].widget.attrs.update(min=1, max=score_max)
         if chooses:
             self.fields["waived"].label = _("The chooser let the other player start")
             self.fields["right_holder"].label = _("Who chose (when a die roll decided it)")

@@ -93,13 +93,18 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
     return render(request, TEMPLATE, context)
 
 
-def _options(structure: MatchStructure) -> dict[str, dict[str, bool]]:
+def _options(structure: MatchStructure) -> dict[str, dict[str, Any]]:
     """Form options that follow from the match structure: a choice instead of a waivable
-    right (WoW TCG, Blue Moon), the game-3 re-roll (HKK), a per-game score (Blue Moon)."""
+    right (WoW TCG, Blue Moon), the game-3 re-roll (HKK), a per-game score and its maximum
+    (Blue Moon crystals)."""
     chooses = structure.policy != PolicyCode.HKK
     return {
         "roll": {"reroll_available": structure.reroll_game3_available, "chooses": chooses},
-        "game": {"scored": structure.scored, "chooses": chooses},
+        "game": {
+            "scored": structure.scored,
+            "chooses": chooses,
+            "score_max": structure.game_score_max,
+        },
     }
 
 
@@ -230,10 +235,24 @@ def _quick_game(
 
 
 def _game_form(
-    view: selectors.MatchView, a: Side, b: Side, *, scored: bool, chooses: bool
+    view: selectors.MatchView,
+    a: Side,
+    b: Side,
+    *,
+    scored: bool,
+    chooses: bool,
+    score_max: int | None = None,
 ) -> GameForm:
     """The next game's form, pre-filled with the right holder as the entry going first."""
     initial: dict[str, Any] = {"number": len(view.games) + 1}
     if view.right is not None and view.right.holder is not None:
         initial["first"] = view.right.holder
-    return GameForm(a=a, b=b, prefix="game", initial=initial, scored=scored, chooses=chooses)
+    return GameForm(
+        a=a,
+        b=b,
+        prefix="game",
+        initial=initial,
+        scored=scored,
+        chooses=chooses,
+        score_max=score_max,
+    )

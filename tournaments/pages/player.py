@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
+from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import (
     DeckSubmission,
     Entry,
@@ -200,6 +201,17 @@ def _sides(match: Match, entry_id: int) -> tuple[int, int, str]:
     return entry_id, match.entry_a_id, "B"
 
 
+def _score_options(structure: MatchStructure) -> dict[str, Any]:
+    """The report form's score field where the format keeps a score (Blue Moon crystals): its
+    unit's name and the format's maximum (``game_score_max``)."""
+    if not structure.scored:
+        return {"score_label": None, "score_max": None}
+    return {
+        "score_label": selectors.unit_label(structure.game_score_unit),
+        "score_max": structure.game_score_max,
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -240,7 +252,7 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
         theirs=(theirs, names[theirs]),
         chooses=structure.policy != "hkk",
         draws=structure.game_draws,
-        score_label=selectors.unit_label(structure.game_score_unit) if structure.scored else None,
+        **_score_options(structure),
         outcomes=_my_outcomes(tournament, seat),
         ask_roll=bool(view.right and view.right.needs_roll and not view.games),
     )

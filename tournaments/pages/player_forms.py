@@ -37,6 +37,24 @@ class OwnDeckForm(forms.Form):
     )
 
 
+def _score_field(game: int, unit: str, top: int | None) -> forms.IntegerField:
+    """The winner's score of one game (Blue Moon crystals), labelled with the format's range
+    1 … ``top`` (the match structure's ``game_score_max``); the range itself is checked by the
+    domain when the report is recorded (``tournaments.domain.first_player``)."""
+    if top is None:
+        label = _("Game %(game)s: winner's %(unit)s") % {"game": game, "unit": unit}
+    else:
+        label = _("Game %(game)s: winner's %(unit)s (1–%(max)s)") % {
+            "game": game,
+            "unit": unit,
+            "max": top,
+        }
+    field = forms.IntegerField(label=label, min_value=0, required=False)
+    if top is not None:
+        field.widget.attrs.update(min=1, max=top)
+    return field
+
+
 class ResultReportForm(forms.Form):
     """A player's report of their own match: per game the winner, who went first, and whether
     the holder of the right waived it (where the format gives a choice, WoW TCG and Blue Moon:
@@ -56,6 +74,7 @@ class ResultReportForm(forms.Form):
         chooses: bool = False,
         draws: bool = True,
         score_label: str | None = None,
+        score_max: int | None = None,
         outcomes: list[tuple[str, str]] | None = None,
         ask_roll: bool = False,
         **kwargs,
@@ -105,11 +124,7 @@ class ResultReportForm(forms.Form):
                 label=waived_label % {"game": n}, required=False
             )
             if score_label is not None:
-                self.fields[f"g{n}_score"] = forms.IntegerField(
-                    label=_("Game %(game)s: winner's %(unit)s") % {"game": n, "unit": score_label},
-                    min_value=0,
-                    required=False,
-                )
+                self.fields[f"g{n}_score"] = _score_field(n, score_label, score_max)
 
     def rows(
         self,

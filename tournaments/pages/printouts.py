@@ -355,7 +355,8 @@ def _slip(m: Match, rnd: Round, names: dict[int, str]) -> KeepTogether:
     if structure.game_draws:
         winner_boxes += f"   {BOX} {draw}"
     if structure.scored:
-        winner_boxes += f"   {selectors.unit_label(structure.game_score_unit)}: ____"
+        unit = selectors.unit_label(structure.game_score_unit)
+        winner_boxes += f"   {unit} (1–{structure.game_score_max}): ____"
     for number, holder in enumerate(_holder_texts(m, tournament, names), start=1):
         rows.append([number, holder, BOX, f"{BOX} A   {BOX} B", winner_boxes])
     table = _table(rows, [14 * mm, 70 * mm, 16 * mm, 30 * mm, 50 * mm])

@@ -22,7 +22,7 @@ from tests.services.decks.test_validation import EXAMPLES
 pytestmark = pytest.mark.django_db
 
 FORMAT = "bluemoon-advanced"
-LEGAL = EXAMPLES / "bluemoon-legal.txt"
+UNVERIFIED = EXAMPLES / "bluemoon-unverified.txt"
 ILLEGAL = EXAMPLES / "bluemoon-illegal.txt"
 ILLEGAL_CODES = {
     "deck_wrong_size",
@@ -70,10 +70,10 @@ def test_load_catalogue_loads_the_bundled_blue_moon_cards(catalogue):
 # --- CLI -----------------------------------------------------------------------------------
 
 
-def test_cli_legal_example_exits_3_unverified_with_only_moon_warnings(catalogue):
+def test_cli_unverified_example_exits_3_unverified_with_only_moon_warnings(catalogue):
     # The bundled data lacks some moon costs: nothing checked is broken, but the moon budget
     # cannot be checked, so the list is unverified, not legal (docs/rules.md §17).
-    status, out = validate_cli(str(LEGAL), "--format", FORMAT, "--json", "--lang", "en")
+    status, out = validate_cli(str(UNVERIFIED), "--format", FORMAT, "--json", "--lang", "en")
     assert status == 3
     data = json.loads(out)
     assert data["status"] == "unverified"
@@ -100,16 +100,16 @@ def test_cli_readable_report_names_the_errors(catalogue):
 
 def test_cli_unknown_format_is_unusable_input(catalogue):
     with pytest.raises(CommandError) as caught:
-        call_command("validate_deck", str(LEGAL), "--format", "bluemoon-nope")
+        call_command("validate_deck", str(UNVERIFIED), "--format", "bluemoon-nope")
     assert caught.value.returncode == 2
 
 
 # --- API -----------------------------------------------------------------------------------
 
 
-def test_api_validates_the_legal_text(catalogue, api):
+def test_api_validates_the_unverified_text(catalogue, api):
     response = api.post(
-        "/api/decks/validate/", {"format": FORMAT, "text": example(LEGAL)}, format="json"
+        "/api/decks/validate/", {"format": FORMAT, "text": example(UNVERIFIED)}, format="json"
     )
     assert response.status_code == 200
     data = response.json()
@@ -153,7 +153,7 @@ def test_api_unknown_format_is_400(catalogue, api):
 # --- page ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("path", "verdict"), [(LEGAL, "Unverified"), (ILLEGAL, "Illegal")])
+@pytest.mark.parametrize(("path", "verdict"), [(UNVERIFIED, "Unverified"), (ILLEGAL, "Illegal")])
 def test_page_validates_blue_moon_lists(catalogue, path, verdict):
     client = Client()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
@@ -186,7 +186,7 @@ def test_import_cards_adds_an_organisers_cards_and_validation_uses_them(catalogu
 
     # 12 moons of Mimix cards in a Khind deck: over the budget of 10.
     text = (
-        example(LEGAL)
+        example(UNVERIFIED)
         .replace("1 Tidal Flood", "1 Proba Medve")
         .replace("1 Torrential Flood", "1 Proba Roka")
     )

@@ -190,9 +190,12 @@ def test_bluemoon_one_game_with_its_crystal_score(api, owner):
     body = _post(api, t, m, "die-roll/", {"winner": a}).json()
     assert body["policy"]["code"] == "blue_moon"
     assert body["policy"]["structure"]["game_score_unit"] == "crystals"
+    # Inquisitors are used: up to 7 crystals (Blue Moon FAQ, "End of Game").
+    assert body["policy"]["structure"]["game_score_max"] == 7
+    assert "1–7" in body["policy"]["rule"]
     assert body["next_right"]["mode"] == "chooses"
     _error(_game(api, t, m, number=1, winner=b, first=a), 400, "score_missing")
-    _error(_game(api, t, m, number=1, winner=b, first=a, score=5), 400, "score_out_of_range")
+    _error(_game(api, t, m, number=1, winner=b, first=a, score=8), 400, "score_out_of_range")
     _error(_game(api, t, m, number=1, winner=None, first=a), 400, "draw_not_allowed")
     r = _game(api, t, m, number=1, winner=b, first=a, score=3)
     assert r.status_code == 201, r.json()
@@ -201,6 +204,26 @@ def test_bluemoon_one_game_with_its_crystal_score(api, owner):
     assert (match["a_score"], match["b_score"], match["complete"]) == (0, 3, True)
     assert match["match_points"] == {str(a): 0, str(b): 3}
     _error(_game(api, t, m, number=2, winner=a, first=a, score=1), 409, "match_complete")
+
+
+def test_five_crystals_record_with_inquisitors_and_are_refused_without(api, owner):
+    t, m = _event(owner, "bluemoon-advanced")
+    a, b = m.entry_a_id, m.entry_b_id
+    _post(api, t, m, "die-roll/", {"winner": a})
+    r = _game(api, t, m, number=1, winner=b, first=a, score=5)
+    assert r.status_code == 201, r.json()
+    assert (r.json()["game"]["score"], r.json()["match"]["b_score"]) == (5, 5)
+    # The base game, without Emissaries and Inquisitors: at most 4.
+    t, m = _event(owner, "bluemoon-people-basic")
+    a, b = m.entry_a_id, m.entry_b_id
+    body = _post(api, t, m, "die-roll/", {"winner": a}).json()
+    assert body["policy"]["structure"]["game_score_max"] == 4
+    error = _error(
+        _game(api, t, m, number=1, winner=b, first=a, score=5), 400, "score_out_of_range"
+    )
+    assert error["message"] == "A(z) 1. játszma pontszáma 1 és 4 között lehet."
+    assert not Game.objects.filter(match=m).exists()
+    assert _game(api, t, m, number=1, winner=b, first=a, score=4).status_code == 201
 
 
 def test_score_is_refused_where_the_format_keeps_none(api, owner):

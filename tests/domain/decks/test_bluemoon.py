@@ -209,6 +209,36 @@ def test_people_deck_rejects_inquisitor_and_wrong_size():
     assert codes(found) == [bm.DECK_WRONG_SIZE, bm.INQUISITOR_NOT_ALLOWED]
 
 
+def test_formats_without_emissaries_and_inquisitors_refuse_them():
+    # A base-game format (allow_emissary / allow_inquisitor False; docs/rules.md §12).
+    base_people = FormatSpec(
+        slug="bm-basic",
+        game="bluemoon",
+        rule_set="bluemoon-people",
+        params={"allow_emissary": False},
+    )
+    base_advanced = FormatSpec(
+        slug="bm-adv-basic",
+        game="bluemoon",
+        rule_set="bluemoon-advanced",
+        params={"allow_inquisitor": False},
+    )
+    hyla = card("emissary-hyla", "", kind=CardKind.EMISSARY, emissary_cards=[])
+    people = {"main": lines(own(30)), "leader": lines([LEADER])}
+    assert bm.check_people(people, base_people) == []
+    found = bm.check_people({**people, "emissary": [ResolvedLine(hyla, 1, 33)]}, base_people)
+    # The emissary is refused; its seven cards are not added to the required size.
+    assert [(v.code, v.card, v.line) for v in found] == [
+        (bm.EMISSARIES_INQUISITORS_NOT_USED, "Card emissary-hyla", 33)
+    ]
+    advanced = {"main": lines(own(30)), "leader": lines([LEADER])}
+    assert bm.check_advanced(advanced, base_advanced) == []
+    found = bm.check_advanced({**advanced, "inquisitor": lines([SWIFT])}, base_advanced)
+    assert codes(found) == [bm.EMISSARIES_INQUISITORS_NOT_USED]
+    # The seeded formats allow them (the parameters default to True).
+    assert bm.check_advanced({**advanced, "inquisitor": lines([SWIFT])}, ADVANCED) == []
+
+
 def test_bluemoon_error_codes_do_not_clash_and_warnings_are_warnings():
     from decks.domain import codes as shared
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Game
+from tournaments.pages.player_forms import ResultReportForm
 
 pytestmark = pytest.mark.django_db
 
@@ -83,12 +85,32 @@ def test_bluemoon_table_asks_for_the_crystals():
     c.post(url, {"roll-winner": str(m.entry_a_id)})
     page = c.get(url).content.decode()
     assert 'data-testid="quick-score"' in page and 'data-testid="quick-draw"' not in page
-    c.post(url, {"quick-number": 1, "quick-result": "b", "quick-score": "4"})
+    # Inquisitors are used in this format: up to 7 crystals (Blue Moon FAQ, "End of Game").
+    assert 'max="7"' in page and "(kristály, 1–7)" in page
+    c.post(url, {"quick-number": 1, "quick-result": "b", "quick-score": "5"})
     g = Game.objects.get(match=m, number=1)
-    assert (g.winner_id, g.score, g.chosen_by_id) == (m.entry_b_id, 4, m.entry_a_id)
+    assert (g.winner_id, g.score, g.chosen_by_id) == (m.entry_b_id, 5, m.entry_a_id)
 
 
 def test_result_slips_name_the_policy(world):
     c = world.client("judge")
     r = c.get(reverse("tournaments:print-slips", args=[world.tournament.pk, 1]))
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.parametrize("top", [7, 4])
+def test_players_report_form_shows_the_formats_crystal_range(top):
+    # 7 with Emissaries and Inquisitors, 4 in the base game (Blue Moon FAQ, "End of Game").
+    with translation.override("hu"):
+        form = ResultReportForm(
+            games=1,
+            mine=(1, "A"),
+            theirs=(2, "B"),
+            chooses=True,
+            draws=False,
+            score_label="kristály",
+            score_max=top,
+        )
+        field = form.fields["g1_score"]
+        assert str(field.label) == f"1. játszma: a győztes kristály (1–{top})"
+    assert (field.widget.attrs["min"], field.widget.attrs["max"]) == (1, top)

@@ -258,3 +258,25 @@ def test_a_table_too_narrow_for_its_words_shrinks_the_font():
     rows = [["Mérkőzéspontok", "Játszmapontok"], ["1", "2"]]
     fitted, size = printouts.fit_columns(rows, [30.0, 30.0])
     assert size < 10
+
+
+@pytest.mark.parametrize(
+    ("format_slug", "top"), [("bluemoon-advanced", 7), ("bluemoon-people-basic", 4)]
+)
+def test_blue_moon_slips_ask_for_the_crystals_in_the_formats_range(organiser, format_slug, top):
+    # Up to 7 crystals with Emissaries and Inquisitors, 4 without (Blue Moon FAQ, "End of Game").
+    t = services.tournament_open_registration(
+        tournament=services.tournament_create(
+            owner=organiser, name="Kék Hold", format_slug=format_slug
+        )
+    )
+    for name in NAMES[:2]:
+        services.entry_override_deck(
+            entry=services.entry_register_player(tournament=t, player_name=name), reason="test"
+        )
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    with translation.override("hu"):
+        text = pdf_text(printouts.result_slips_pdf(round=rnd))
+    assert f"kristály (1–{top}):" in text
+    assert f"A győztes pontszáma 1–{top} (kristály)." in text

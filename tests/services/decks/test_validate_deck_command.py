@@ -52,6 +52,41 @@ def test_illegal_deck_exits_1_and_lists_errors_with_lines():
     assert "(faction_restriction)" in out
 
 
+# --- every bundled example gets the verdict its name states ----------------------------------
+
+#: The format each game's examples are written for (as their header comments say).
+EXAMPLE_FORMATS = {
+    "hkk": "hkk-hagyomanyos",
+    "wow": "wow-constructed",
+    "bluemoon": "bluemoon-advanced",
+}
+#: The exit status ``validate_deck`` gives for the verdict in an example's name.
+EXIT_BY_VERDICT = {"legal": 0, "illegal": 1, "unverified": 3}
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*"))
+
+
+def test_examples_are_named_by_game_and_verdict():
+    assert EXAMPLE_FILES
+    verdicts: dict[str, set[str]] = {}
+    for path in EXAMPLE_FILES:
+        game, _sep, verdict = path.stem.partition("-")
+        assert path.suffix == ".txt", path.name
+        assert game in EXAMPLE_FORMATS and verdict in EXIT_BY_VERDICT, path.name
+        verdicts.setdefault(game, set()).add(verdict)
+    # Every game shows an illegal list and one that passes every check the data allows.
+    assert {game for game, found in verdicts.items() if "illegal" in found} == set(EXAMPLE_FORMATS)
+    assert {game for game, found in verdicts.items() if found - {"illegal"}} == set(EXAMPLE_FORMATS)
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda path: path.name)
+def test_every_example_gets_the_verdict_its_name_states(path):
+    game, _sep, verdict = path.stem.partition("-")
+    status, out, err = run(str(path), "--format", EXAMPLE_FORMATS[game], "--json", "--lang", "en")
+    data = json.loads(out) if out else {}
+    problems = [(i["code"], i["card"]) for i in data.get("errors", [])] or err
+    assert (status, data.get("status")) == (EXIT_BY_VERDICT[verdict], verdict), problems
+
+
 @pytest.mark.parametrize(
     ("name", "slug", "status"),
     [("wow-legal.txt", "wow-constructed", 0), ("hkk-illegal.txt", "hkk", 1)],

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 
 BACKFILL = importlib.import_module("tournaments.migrations.0004_backfill_match_structure")
 SEED = importlib.import_module("decks.migrations.0008_seed_match_structures")
+CRYSTALS = importlib.import_module("decks.migrations.0011_blue_moon_crystals_and_base_game_format")
 
 
 def _admin_form(structure) -> FormatMatchStructureForm:
@@ -67,7 +68,13 @@ def test_seeded_formats_follow_the_sources():
     structures = dict(Format.objects.values_list("slug", "match_structure"))
     assert structures["hkk"] == SEED.HKK and structures["hkk-paros"] == SEED.HKK
     assert structures["wow-constructed"] == SEED.WOW_BEST_OF_THREE
-    assert structures["bluemoon-advanced"] == SEED.BLUE_MOON
+    # Blue Moon: 7 crystals with Emissaries and Inquisitors, 4 in the base game.
+    assert SEED.BLUE_MOON == CRYSTALS.SEEDED_BASE
+    assert structures["bluemoon-advanced"] == structures["bluemoon-people"]
+    assert structures["bluemoon-advanced"] == {**SEED.BLUE_MOON, "game_score_max": 7}
+    assert structures["bluemoon-people-basic"] == SEED.BLUE_MOON
+    params = Format.objects.get(slug="bluemoon-people-basic").params
+    assert params["allow_emissary"] is False
     assert SEED.structure_for("wow", "wow-core") == SEED.WOW_BEST_OF_ONE
 
 

@@ -45,7 +45,10 @@ def test_create_bluemoon_is_one_game_in_crystals():
     t = services.tournament_create(owner=None, name="BM", format_slug="bluemoon-advanced")
     s = t.structure
     assert (s.policy, s.games_per_match, s.game_draws) == ("blue_moon", 1, False)
-    assert (s.game_score_unit, s.game_score_max) == ("crystals", 4)
+    # Inquisitors are used: up to 7 crystals a game (Blue Moon FAQ, "End of Game").
+    assert (s.game_score_unit, s.game_score_max) == ("crystals", 7)
+    basic = services.tournament_create(owner=None, name="BM", format_slug="bluemoon-people-basic")
+    assert basic.structure.game_score_max == 4
 
 
 def test_create_rejects_unknown_format_tiebreaker_and_policy():

@@ -104,3 +104,36 @@ def test_simulation_rejects_bad_arguments():
         simulate("--players", "1", "--rounds", "1")
     with pytest.raises(CommandError):
         simulate("--players", "4", "--rounds", "1", "--format", "nope")
+
+
+@pytest.mark.usefixtures("catalogue")
+def test_simulation_of_a_blue_moon_event_with_its_crystal_scores():
+    # The bundled Blue Moon example is unverified (moon costs unknown), so the simulated
+    # organiser approves it, as at a real event (docs/rules.md §17).
+    data = simulate(
+        "--players", "6", "--rounds", "2", "--seed", "5", "--format", "bluemoon-advanced"
+    )
+    structure = data["match_structure"]
+    assert (data["format"], data["policy"], structure["game_score_unit"]) == (
+        "bluemoon-advanced",
+        "blue_moon",
+        "crystals",
+    )
+    assert len(data["entries"]) == 6 and [r["number"] for r in data["rounds"]] == [1, 2]
+    played = [p for r in data["rounds"] for p in r["pairings"] if p["b"] is not None]
+    assert played
+    for p in played:
+        (game,) = p["games"]  # one game a match
+        assert game["winner"] in (p["a"], p["b"])  # no drawn games
+        assert 1 <= game["score"] <= structure["game_score_max"]
+        loser = p["b"] if game["winner"] == p["a"] else p["a"]
+        assert p["match_points"] == {str(game["winner"]): 3, str(loser): 0}
+    assert len(data["standings"]) == 6
+    assert not Tournament.objects.exists()
+
+
+def test_simulation_without_a_usable_sample_deck_is_refused(catalogue, settings, tmp_path):
+    (tmp_path / "examples").mkdir()
+    settings.BASE_DIR = tmp_path
+    with pytest.raises(CommandError, match="bluemoon-advanced"):
+        simulate("--players", "2", "--rounds", "1", "--format", "bluemoon-advanced")

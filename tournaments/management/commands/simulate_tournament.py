@@ -46,6 +46,9 @@ from hkk_tournament.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Entry, Match, Tournament
 
+#: The organiser's recorded reason for accepting an unverified sample list.
+APPROVAL = "Simulation: the bundled sample list cannot be verified with the partial card data."
+
 #: Cards per name in a generated deck and names drawn (18 × 3 = 54 ≥ every HKK minimum).
 COPIES = 3
 NAMES = 18
@@ -56,13 +59,20 @@ class _Rollback(Exception):  # noqa: N818
 
 
 def _example_deck(game: str, format_slug: str) -> str:
-    """The bundled example list of a game other than HKK, if it is legal for the format."""
-    path = Path(settings.BASE_DIR) / "examples" / f"{game}-legal.txt"
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
-        if deck_validate(format_slug=format_slug, text=text).status == Verdict.LEGAL:
-            return text
-    raise CommandError(_("No legal sample deck for format %(slug)s.") % {"slug": format_slug})
+    """The bundled example list of a game other than HKK: ``examples/<game>-legal.txt`` if it is
+    legal for the format, else ``examples/<game>-unverified.txt`` if it is unverified (nothing
+    checked is broken; the bundled Blue Moon data cannot check the moon budget, docs/rules.md
+    §17 (Card data sources and coverage)), which the simulated organiser then approves."""
+    examples = Path(settings.BASE_DIR) / "examples"
+    for verdict in (Verdict.LEGAL, Verdict.UNVERIFIED):
+        path = examples / f"{game}-{verdict}.txt"
+        if path.exists():
+            text = path.read_text(encoding="utf-8")
+            if deck_validate(format_slug=format_slug, text=text).status == verdict:
+                return text
+    raise CommandError(
+        _("No legal or unverified sample deck for format %(slug)s.") % {"slug": format_slug}
+    )
 
 
 def _hkk_pool(
@@ -101,7 +111,7 @@ def build_legal_deck(
     HKK formats: one or two gods (colourless cards allowed), ``NAMES`` names × ``COPIES``,
     the given rule card (``""`` = none, ``None`` = a random legal one); names the validator
     rejects (banned …) are replaced and the list revalidated. Other games: the bundled example
-    list (``examples/<game>-legal.txt``) if it is legal. ``cards``: the game's catalogue when
+    list, legal or else unverified (:func:`_example_deck`). ``cards``: the game's catalogue when
     the caller already loaded it (``decks.selectors.cards.cards_for_game``). Raises ``CommandError``
     when no legal list can be built.
     """
@@ -173,7 +183,8 @@ def _register(
     rng: random.Random,
     cards: list[DomainCard],
 ) -> list[Entry]:
-    """Register ``players`` entries (numbered, zero-padded) with a legal list per member."""
+    """Register ``players`` entries (numbered, zero-padded) with a legal list per member (an
+    unverified sample list is approved by the organiser, as at a real event)."""
     width = len(str(players))
     entries = []
     for i in range(1, players + 1):
@@ -196,9 +207,13 @@ def _register(
             )
             # The partner uses the same rule card: docs/rules.md §7 (HKK pair tournaments).
             rule_card = rc or ""
-            services.deck_submit(
+            sub = services.deck_submit(
                 tournament=tournament, entry=entry, player=member.player, text=text
             )
+            if sub.status == Verdict.UNVERIFIED:
+                services.deck_approve_unverified(
+                    tournament=tournament, entry=entry, submission_id=sub.pk, reason=APPROVAL
+                )
     return entries
 
 
