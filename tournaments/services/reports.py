@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from hkk_tournament.errors import InvalidState, ValidationFailed
+from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
 from tournaments.services._match_rules import locked_match
@@ -317,13 +317,17 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
     Games recorded beyond the report's last game are left as they are.
 
     Raises:
+        NotFound: ``report_not_found`` (deleted meanwhile with its round's results).
         InvalidState: ``report_closed`` (accepted or superseded already), ``round_not_published``,
             and ``game_record``'s state errors (e.g. ``round_finished`` for a new game).
         ValidationFailed: ``game_record``'s rule errors.
     """
     report_id = report.pk
     match = locked_match(report.match)
-    report = ResultReport.objects.select_for_update().get(pk=report_id)
+    locked = ResultReport.objects.select_for_update().filter(pk=report_id).first()
+    if locked is None:  # deleted with its round's results (unpublish or discard, confirmed)
+        raise NotFound("report_not_found", _("No such result report."), {"report": report_id})
+    report = locked
     if report.status not in OPEN:
         raise InvalidState(
             "report_closed",

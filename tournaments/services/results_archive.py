@@ -16,7 +16,9 @@ Sources: docs/rules.md §16 (Deck checks, penalties and result reporting: audite
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, TypeVar
 
 from django.core import serializers
 from django.core.serializers.json import DjangoJSONEncoder
@@ -75,8 +77,17 @@ def refuse_deleting_results(rnd: Round, counts: dict[str, int]) -> Conflict:
     )
 
 
-def _fields(rows: list[Model]) -> list[dict[str, Any]]:
-    data = json.loads(serializers.serialize("json", rows, cls=DjangoJSONEncoder))
+class _ExactEncoder(DjangoJSONEncoder):
+    """Django's encoder keeps milliseconds only; datetimes are stored to the microsecond."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime):
+            return o.isoformat()
+        return super().default(o)
+
+
+def _fields(rows: Sequence[Model]) -> list[dict[str, Any]]:
+    data = json.loads(serializers.serialize("json", rows, cls=_ExactEncoder))
     return [item["fields"] for item in data]
 
 
@@ -117,41 +128,46 @@ def archive_round_results(rnd: Round) -> list[dict[str, Any]]:
     return kept
 
 
-def _deserialised(model: type[Model], fields: dict[str, Any], **overrides: Any) -> Model:
+M = TypeVar("M", bound=Model)
+
+
+def _deserialised(model: type[M], fields: dict[str, Any], **overrides: Any) -> M:
     label = f"{model._meta.app_label}.{model._meta.model_name}"
     item = {"model": label, "pk": None, "fields": fields}
     obj = next(serializers.deserialize("python", [item], ignorenonexistent=True)).object
+    assert isinstance(obj, model)
     for name, value in overrides.items():
         setattr(obj, name, value)
     return obj
 
 
 def _target_matches(rnd: Round, kept: list[dict[str, Any]]) -> dict[int, Match]:
-    """The match of ``rnd`` each kept table goes back to: same table, same entries, no result
-    recorded since; else ``Conflict("results_not_restorable")`` naming the tables."""
-    matches = {m.table: m for m in rnd.matches.select_for_update().order_by("table")}
+    """The match of ``rnd`` each kept table (by its table number before) goes back to: the
+    one where the same two entries play (either seat, any table), with no result recorded
+    since; else ``Conflict("results_not_restorable")`` naming the tables."""
+    by_pair = {
+        frozenset((m.entry_a_id, m.entry_b_id)): m
+        for m in rnd.matches.select_for_update().order_by("table")
+    }
+    targets: dict[int, Match] = {}
     blocked = []
     for t in kept:
-        m = matches.get(t["table"])
-        if (
-            m is None
-            or (m.entry_a_id, m.entry_b_id) != (t["a"], t["b"])
-            or m.die_roll_winner_id
-            or m.games.exists()
-            or m.reports.exists()
-        ):
+        m = by_pair.get(frozenset((t["a"], t["b"])))
+        if m is None or m.die_roll_winner_id or m.games.exists() or m.reports.exists():
             blocked.append(t["table"])
+        else:
+            targets[t["table"]] = m
     if blocked:
         raise Conflict(
             "results_not_restorable",
             _(
-                "Tables %(tables)s of round %(round)s have other pairings or new results now; "
-                "the deleted results cannot be restored there."
+                "At tables %(tables)s of round %(round)s the same players no longer meet, or "
+                "new results are recorded; the deleted results cannot be restored."
             )
             % {"tables": ", ".join(str(t) for t in blocked), "round": rnd.number},
             {"tables": blocked, "round": rnd.number},
         )
-    return {t["table"]: matches[t["table"]] for t in kept}
+    return targets
 
 
 def _restore_table(match: Match, kept: dict[str, Any]) -> int:
@@ -196,8 +212,9 @@ def round_results_restore(
     *, tournament: TournamentModel, action_id: int, by: Any = None
 ) -> TournamentAction:
     """Put back the results an unpublish or discard deleted (action ``action_id`` of
-    ``tournament``) into the round of the same number, which must be published again, table by
-    table where the same entries play and nothing has been recorded since. All or nothing;
+    ``tournament``) into the round of the same number, which must be published again: each
+    table's results go to the match where the same two entries play (any table, either seat)
+    and nothing has been recorded since. All or nothing;
     recorded as ``results_restored`` (params ``action``, ``tables``, ``games``), which is
     returned; standings are recomputed on commit.
 
@@ -211,7 +228,7 @@ def round_results_restore(
     tournament = lock_tournament(tournament)
     require_status(tournament, TournamentModel.Status.RUNNING)
     action = _restorable_action(tournament, action_id)
-    number = action.round_number
+    number = action.round_number or 0
     rnd = Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
     if rnd is None or rnd.status != Round.Status.PUBLISHED:
         raise InvalidState(
