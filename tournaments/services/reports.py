@@ -257,7 +257,7 @@ def _file_report(
     """Store the report (superseding the side's open one) and compare it with the opponent's
     open report: agreement records the games, a difference disputes both."""
     own = list(
-        ResultReport.objects.select_for_update().filter(
+        ResultReport.objects.select_for_update(of=("self",)).filter(
             match=match, entry_id=entry_id, status__in=OPEN
         )
     )
@@ -266,7 +266,7 @@ def _file_report(
         match=match, entry_id=entry_id, reported_by=user, games=games
     )
     other = (
-        ResultReport.objects.select_for_update()
+        ResultReport.objects.select_for_update(of=("self",))
         .filter(match=match, status__in=OPEN)
         .exclude(entry_id=entry_id)
         .first()
@@ -324,7 +324,10 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
     """
     report_id = report.pk
     match = locked_match(report.match)
-    locked = ResultReport.objects.select_for_update().filter(pk=report_id).first()
+    # ``of=self`` and no ordering: the default ordering would join (and lock) match and round.
+    locked = (
+        ResultReport.objects.select_for_update(of=("self",)).filter(pk=report_id).order_by().first()
+    )
     if locked is None:  # deleted with its round's results (unpublish or discard, confirmed)
         raise NotFound("report_not_found", _("No such result report."), {"report": report_id})
     report = locked
@@ -344,7 +347,7 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
     )
     _resolve([report], RS.ACCEPTED, by)
     others = list(
-        ResultReport.objects.select_for_update()
+        ResultReport.objects.select_for_update(of=("self",))
         .filter(match=match, status__in=OPEN)
         .exclude(pk=report.pk)
     )

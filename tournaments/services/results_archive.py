@@ -229,7 +229,12 @@ def round_results_restore(
     require_status(tournament, TournamentModel.Status.RUNNING)
     action = _restorable_action(tournament, action_id)
     number = action.round_number or 0
-    rnd = Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
+    rnd = (
+        Round.objects.select_for_update()
+        .filter(tournament=tournament, number=number)
+        .order_by()
+        .first()
+    )
     if rnd is None or rnd.status != Round.Status.PUBLISHED:
         raise InvalidState(
             "round_not_published",

@@ -58,6 +58,14 @@ def _locked_round(round: Round) -> tuple[TournamentModel, Round]:
     return tournament, rnd
 
 
+def _locked_last_round(tournament: TournamentModel) -> Round | None:
+    """The last round locked ``FOR UPDATE`` (after the tournament: tournament → round →
+    match): results being written in it commit first and are seen by the caller; later ones
+    wait and then see what the caller changed."""
+    last = last_round(tournament)
+    return None if last is None else Round.objects.select_for_update().get(pk=last.pk)
+
+
 def _round_has_results(rnd: Round) -> bool:
     return any(round_result_counts(rnd).values())
 
@@ -228,11 +236,7 @@ def entry_drop_after_pairing(
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, TournamentModel.Status.RUNNING)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    rnd = last_round(tournament)
-    if rnd is not None:
-        # The round row FOR UPDATE (order: tournament → round → match): results being written
-        # in it commit first and are seen below; later ones wait and see the new tables.
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    rnd = _locked_last_round(tournament)
     seat = (
         RoundSeat.objects.select_related("match").filter(round=rnd, entry=entry).first()
         if rnd is not None and rnd.status != R.FINISHED
