@@ -7,11 +7,13 @@ saved); a ninth player is refused (the cap); one player claims the entry with th
 one-time code and then sees their pairing; check-in, "drop all not checked in" (confirmed)
 and adding the dropped entry back; the start is confirmed; round 1 is discarded and paired
 again, published, unpublished and published again (each with a reason, shown in the round's
-history); a no-show after publishing is dropped with a bye for the opponent; the round and the
-event are finished (confirmed); a finished event refuses corrections until reopened with a
-reason, and the match page then shows the correction's history; the event is copied as a
-template. Páros: the format makes a pair event (no kind to choose); a second team with a
-player of the same normalised name gets a duplicate warning.
+history), then with a die roll recorded unpublished only once the deletion is confirmed and the
+deleted roll restored from the round's history; a no-show after publishing is dropped with a
+bye for the opponent; the round and the event are finished (confirmed); a finished event
+refuses corrections until reopened with a reason, and the match page then shows the
+correction's history; the event is copied as a template. Páros: the format makes a pair event
+(no kind to choose); a second team with a player of the same normalised name gets a duplicate
+warning.
 
 Clicks per common task (counted below, reported by the engineer): registering 8 players with
 their lists, and fixing a no-show after pairing.
@@ -157,6 +159,27 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     org.click("[data-testid=confirm]", "round-1-unpublished")
     assert Round.objects.get(tournament_id=tid, number=1).status == "draft"
     org.click("[data-testid=publish-round]", "round-1-published-again")
+    # A die roll recorded at table 1: the unpublish is refused with the counts until the box is
+    # ticked; the round's history then offers the deleted result back once published again.
+    first = Round.objects.get(tournament_id=tid, number=1).matches.order_by("table").first()
+    services.match_set_die_roll(match=first, winner_entry=first.entry_a_id)
+    org.click("[data-testid=unpublish-round]", "unpublish-with-results")
+    org.page.fill("#id_reason", "Elírás az asztalszámban")
+    with org.page.expect_navigation() as refused:
+        org.page.locator("[data-testid=confirm]").click()
+    assert refused.value is not None and refused.value.status == 409
+    org.shot("unpublish-refused")
+    expect(org.page.locator(".messages")).to_contain_text("1 kockadobás")
+    org.page.check("#id_delete_results")
+    org.click("[data-testid=confirm]", "round-1-unpublished-deleting-results")
+    first.refresh_from_db()
+    assert first.die_roll_winner_id is None
+    org.click("[data-testid=publish-round]", "round-1-published-third")
+    org.click("[data-testid=restore-results]", "restore-confirm")
+    org.click("[data-testid=confirm]", "results-restored")
+    first.refresh_from_db()
+    assert first.die_roll_winner_id == first.entry_a_id
+    expect(org.testid("restore-results")).to_have_count(0)
 
     # The claimed player sees their table.
     player.go(event, "event-running")

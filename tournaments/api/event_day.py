@@ -34,7 +34,14 @@ class ReasonInputSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
 
 
-class DiscardInputSerializer(ReasonInputSerializer):
+class UnpublishInputSerializer(ReasonInputSerializer):
+    """``delete_results``: confirm deleting the round's results (kept in the action log,
+    restorable); without it a round with results is refused (409 ``round_has_results``)."""
+
+    delete_results = serializers.BooleanField(required=False, default=False)
+
+
+class DiscardInputSerializer(UnpublishInputSerializer):
     """Discard a draft round; ``pair_again`` pairs it anew at once."""
 
     pair_again = serializers.BooleanField(required=False, default=False)
@@ -127,8 +134,9 @@ class EntryIdsOutputSerializer(serializers.Serializer):
 
 
 class ActionOutputSerializer(serializers.Serializer):
-    """One recorded organiser action."""
+    """One recorded organiser action (``id``: for ``.../actions/{id}/restore/``)."""
 
+    id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=TournamentAction.Kind.choices)
     round_number = serializers.IntegerField(allow_null=True)
     entry = serializers.IntegerField(source="entry_id", allow_null=True)
@@ -152,8 +160,9 @@ def _reason(request: Request, serializer_class: type[serializers.Serializer]) ->
 
 
 class RoundDiscardApi(TournamentApi):
-    """POST .../rounds/{number}/discard/: delete a draft round (``pair_again``: pair anew).
-    200 with the new round, 204 without; 409 ``round_not_draft``, ``round_not_last``; 400
+    """POST .../rounds/{number}/discard/: delete a draft round (``pair_again``: pair anew;
+    ``delete_results``: confirm deleting its results). 200 with the new round, 204 without;
+    409 ``round_not_draft``, ``round_not_last``, ``round_has_results``; 400
     ``reason_required``."""
 
     @extend_schema(
@@ -173,18 +182,20 @@ class RoundDiscardApi(TournamentApi):
 
 
 class RoundUnpublishApi(TournamentApi):
-    """POST .../rounds/{number}/unpublish/: a published round without results back to draft.
-    409 ``round_has_results``, ``round_not_published``; 400 ``reason_required``."""
+    """POST .../rounds/{number}/unpublish/: a published round back to draft; one with results
+    only with ``delete_results`` (they go to the action log, restorable). 409
+    ``round_has_results`` (params ``games``, ``reports``, ``rolls``), ``round_not_published``;
+    400 ``reason_required``."""
 
     @extend_schema(
         operation_id="tournaments_rounds_unpublish",
-        summary="Unpublish a round that has no results",
-        request=ReasonInputSerializer,
+        summary="Unpublish a round (deleting its results only when confirmed)",
+        request=UnpublishInputSerializer,
         responses={200: RoundDetailOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
-        data = _reason(request, ReasonInputSerializer)
+        data = _reason(request, UnpublishInputSerializer)
         rnd = selectors.round_get(tournament=tournament, number=number)
         return round_response(
             tournament, services.round_unpublish(round=rnd, by=request.user, **data)
@@ -391,3 +402,24 @@ class TournamentActionsApi(TournamentApi):
         tournament = self.managed_tournament(tournament_id)
         actions = selectors.tournament_actions(tournament=tournament)
         return Response(ActionOutputSerializer(actions, many=True).data)
+
+
+class ResultsRestoreApi(TournamentApi):
+    """POST .../actions/{action_id}/restore/: put back the results that action (an unpublish
+    or discard) deleted, into the round of the same number, published again. 201 with the
+    ``results_restored`` action; 404 ``action_not_found``; 409 ``results_already_restored``,
+    ``results_not_restorable`` (params ``tables``), ``round_not_published``,
+    ``tournament_status``."""
+
+    @extend_schema(
+        operation_id="tournaments_actions_restore_results",
+        summary="Restore the results an unpublish or discard deleted",
+        request=None,
+        responses={201: ActionOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, action_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        action = services.round_results_restore(
+            tournament=tournament, action_id=action_id, by=request.user
+        )
+        return Response(ActionOutputSerializer(action).data, status=status.HTTP_201_CREATED)

@@ -33,6 +33,11 @@ urlpatterns = [
     ),
     path(T + "actions/", event_day.TournamentActionsApi.as_view(), name="tournaments-actions"),
     path(
+        T + "actions/<int:action_id>/restore/",
+        event_day.ResultsRestoreApi.as_view(),
+        name="tournaments-actions-restore",
+    ),
+    path(
         T + "check-in/drop-absent/",
         event_day.DropAbsentApi.as_view(),
         name="tournaments-drop-absent",

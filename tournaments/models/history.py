@@ -16,7 +16,8 @@ from tournaments.models.tournament import Tournament
 
 class TournamentAction(models.Model):
     """One recorded organiser action. ``round_number`` names the round it touched (the round row
-    itself may be gone after a discard); ``params`` holds the details (tables before, …)."""
+    itself may be gone after a discard); ``params`` holds the details (tables before, …; the
+    results an unpublish or discard deleted, restorable: ``services.results_archive``)."""
 
     class Kind(models.TextChoices):
         ROUND_DISCARDED = "round_discarded", _("draft round discarded")
@@ -26,6 +27,7 @@ class TournamentAction(models.Model):
         ENTRY_READDED = "entry_readded", _("dropped entry added back")
         NOT_CHECKED_IN_DROPPED = "not_checked_in_dropped", _("entries not checked in dropped")
         REOPENED = "reopened", _("finished event reopened")
+        RESULTS_RESTORED = "results_restored", _("deleted results restored")
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="actions"

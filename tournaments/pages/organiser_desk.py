@@ -39,69 +39,130 @@ from tournaments.pages.organiser_forms import (
     DetailsForm,
     DiscardForm,
     ImportForm,
+    UnpublishForm,
 )
 
 # --- rounds ------------------------------------------------------------------------------------
+
+
+_KEPT = _(
+    "Results recorded in the round are deleted only when you tick the box; they are kept in "
+    "the round's history and can be restored once the round is published again."
+)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def round_discard(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """GET, POST /tournaments/<id>/rounds/<number>/discard/: discard a draft round (and pair it
-    again when ticked), with a recorded reason (``services.round_discard``)."""
+    again when ticked), with a recorded reason (``services.round_discard``); a round with
+    results needs ``delete_results`` ticked, else the page is shown again with the error
+    (409)."""
     tournament = managed_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     form = DiscardForm(posted(request), reason_required=True)
+    refused = False
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         new = run(
             request,
             lambda: services.round_discard(
-                round=rnd, by=request.user, reason=data["reason"], pair_again=data["pair_again"]
+                round=rnd,
+                by=request.user,
+                reason=data["reason"],
+                pair_again=data["pair_again"],
+                delete_results=data["delete_results"],
             ),
             _("The draft round is discarded."),
         )
         if new is not None and new is not True:
             return redirect(round_url(tournament, new.number))
-        return redirect(detail_url(tournament) if new else round_url(tournament, number))
+        if new:
+            return redirect(detail_url(tournament))
+        refused = True
     return confirm_page(
         request,
         tournament,
         title=_("Discard round %(round)s") % {"round": number},
-        explanation=[_("The draft pairings of this round are deleted; the change is recorded.")],
+        explanation=[
+            _("The draft pairings of this round are deleted; the change is recorded."),
+            _KEPT,
+        ],
         submit=_("Yes, discard the round"),
         form=form,
         cancel_url=round_url(tournament, number),
-        status=400 if request.method == "POST" else 200,
+        status=409 if refused else 400 if request.method == "POST" else 200,
     )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def round_unpublish(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    """GET, POST /tournaments/<id>/rounds/<number>/unpublish/: a published round without
-    results goes back to draft, with a recorded reason (``services.round_unpublish``)."""
+    """GET, POST /tournaments/<id>/rounds/<number>/unpublish/: a published round goes back to
+    draft, with a recorded reason (``services.round_unpublish``); a round with results needs
+    ``delete_results`` ticked, else the page is shown again with the error (409)."""
     tournament = managed_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
-    form = ConfirmForm(posted(request), reason_required=True)
+    form = UnpublishForm(posted(request), reason_required=True)
+    refused = False
     if request.method == "POST" and form.is_valid():
-        run(
+        done = run(
             request,
             lambda: services.round_unpublish(
-                round=rnd, by=request.user, reason=form.cleaned_data["reason"]
+                round=rnd,
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+                delete_results=form.cleaned_data["delete_results"],
             ),
             _("The round is a draft again: change the pairings or discard it."),
+        )
+        if done is not None:
+            return redirect(round_url(tournament, number))
+        refused = True
+    return confirm_page(
+        request,
+        tournament,
+        title=_("Unpublish round %(round)s") % {"round": number},
+        explanation=[
+            _("The players no longer see the pairings until you publish them again."),
+            _KEPT,
+        ],
+        submit=_("Yes, unpublish"),
+        form=form,
+        cancel_url=round_url(tournament, number),
+        status=409 if refused else 400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def results_restore(request: HttpRequest, tournament_id: int, action_id: int) -> HttpResponse:
+    """GET, POST /tournaments/<id>/actions/<action_id>/restore/: put back the results an
+    unpublish or discard deleted (``services.round_results_restore``) into the round of the
+    same number, published again; then to that round's page."""
+    tournament = managed_tournament(request, tournament_id)
+    number = selectors.action_round_number(tournament=tournament, action_id=action_id)
+    if request.method == "POST":
+        run(
+            request,
+            lambda: services.round_results_restore(
+                tournament=tournament, action_id=action_id, by=request.user
+            ),
+            _("The deleted results are restored."),
         )
         return redirect(round_url(tournament, number))
     return confirm_page(
         request,
         tournament,
-        title=_("Unpublish round %(round)s") % {"round": number},
-        explanation=[_("The players no longer see the pairings until you publish them again.")],
-        submit=_("Yes, unpublish"),
-        form=form,
+        title=_("Restore the deleted results of round %(round)s") % {"round": number},
+        explanation=[
+            _(
+                "The games, die rolls and player reports deleted from this round go back to "
+                "their tables, where the same players still play and nothing was recorded since."
+            )
+        ],
+        submit=_("Yes, restore them"),
         cancel_url=round_url(tournament, number),
-        status=400 if request.method == "POST" else 200,
     )
 
 

@@ -207,7 +207,17 @@ class DropForm(ConfirmForm):
     )
 
 
-class DiscardForm(ConfirmForm):
+class UnpublishForm(ConfirmForm):
+    """Unpublish a round; a round with results needs ``delete_results`` ticked."""
+
+    delete_results = forms.BooleanField(
+        label=_("Delete the results recorded in this round"),
+        required=False,
+        help_text=_("They are kept in the round's history and can be restored."),
+    )
+
+
+class DiscardForm(UnpublishForm):
     """Discard a draft round, optionally pairing it again at once."""
 
     pair_again = forms.BooleanField(label=_("Pair the round again"), required=False, initial=True)

@@ -30,6 +30,11 @@ urlpatterns = [
     path("me/events/", player.my_events, name="my-events"),
     path("claim/", organiser_desk.claim, name="claim"),
     path(T + "reopen/", organiser_desk.tournament_reopen, name="reopen"),
+    path(
+        T + "actions/<int:action_id>/restore/",
+        organiser_desk.results_restore,
+        name="results-restore",
+    ),
     path(T + "details/", organiser_desk.tournament_details, name="details"),
     path(T + "duplicate/", organiser_desk.tournament_duplicate, name="duplicate"),
     path(T + "claim-codes/", organiser_desk.claim_codes, name="claim-codes"),

@@ -29,6 +29,7 @@ from tournaments.selectors.entries import (
     own_membership,
 )
 from tournaments.selectors.history import (
+    action_round_number,
     claim_codes,
     entry_paired_round,
     match_corrections,
@@ -150,6 +151,7 @@ __all__ = [
     "TIEBREAKER_DIGITS",
     "TablesPage",
     "TiebreakerValue",
+    "action_round_number",
     "claim_codes",
     "clock_read",
     "clock_view",

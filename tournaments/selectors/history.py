@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
+from hkk_tournament.errors import NotFound
 from tournaments.models import (
     Entry,
     EntryMember,
@@ -36,7 +39,17 @@ def entry_paired_round(*, entry: Entry) -> Round | None:
 
 def round_history(*, tournament: Tournament, number: int) -> list[dict[str, Any]]:
     """Everything recorded about round ``number``, oldest first: ``[{"at", "who", "what",
-    "reason", "entry"}]`` from the action log and the swaps of its pairings."""
+    "reason", "entry", "action", "restorable"}]`` from the action log and the swaps of its
+    pairings. ``action`` is the action's id (``None`` for a swap); ``restorable`` says the
+    action deleted results that have not been restored yet (``round_results_restore``)."""
+    actions = list(
+        TournamentAction.objects.filter(tournament=tournament, round_number=number).select_related(
+            "by", "entry"
+        )
+    )
+    restored = {
+        a.params.get("action") for a in actions if a.kind == TournamentAction.Kind.RESULTS_RESTORED
+    }
     rows: list[dict[str, Any]] = [
         {
             "at": a.at,
@@ -44,10 +57,10 @@ def round_history(*, tournament: Tournament, number: int) -> list[dict[str, Any]
             "what": a.get_kind_display(),
             "reason": a.reason,
             "entry": a.entry.name if a.entry else "",
+            "action": a.pk,
+            "restorable": bool(a.params.get("deleted_results")) and a.pk not in restored,
         }
-        for a in TournamentAction.objects.filter(
-            tournament=tournament, round_number=number
-        ).select_related("by", "entry")
+        for a in actions
     ]
     rows += [
         {
@@ -56,12 +69,27 @@ def round_history(*, tournament: Tournament, number: int) -> list[dict[str, Any]
             "what": f"⇄ {c.table_x} / {c.table_y} ({c.swap.upper()})",
             "reason": c.reason,
             "entry": "",
+            "action": None,
+            "restorable": False,
         }
         for c in PairingChange.objects.filter(
             round__tournament=tournament, round__number=number
         ).select_related("changed_by")
     ]
     return sorted(rows, key=lambda r: r["at"])
+
+
+def action_round_number(*, tournament: Tournament, action_id: int) -> int:
+    """The round number of action ``action_id`` of ``tournament``; ``NotFound("action_not_found")``
+    when the event has no such action about a round."""
+    number = (
+        TournamentAction.objects.filter(tournament=tournament, pk=action_id)
+        .values_list("round_number", flat=True)
+        .first()
+    )
+    if number is None:
+        raise NotFound("action_not_found", _("No such action is recorded in this event."), {})
+    return number
 
 
 def tournament_actions(*, tournament: Tournament) -> list[TournamentAction]:

@@ -12,7 +12,8 @@ Modules: ``tournaments`` (create, open registration, planned rounds, start/finis
 ``deck_lists`` (deck list submission, the pair rule-card check, pairable entries),
 ``options`` (event options changed after creation), ``rounds`` (Swiss pairing, swaps,
 publish, finish), ``event_admin`` (details, template, reopen), ``round_fixes`` (discard,
-unpublish, drop after pairing), ``desk`` (check-in, re-add, list import), ``people`` (claim
+unpublish, drop after pairing), ``results_archive`` (results deleted on purpose, kept and
+restored), ``desk`` (check-in, re-add, list import), ``people`` (claim
 codes and invitations), ``results`` (die rolls, games, corrections, first-player right),
 ``game_start`` (opening hand and life points per match), ``standings`` (standings, snapshot,
 export, CSV), ``staff`` (co-organisers, judges, self-registration), ``reports`` (players'
@@ -78,6 +79,7 @@ from tournaments.services.reports import (
     result_report_submit,
 )
 from tournaments.services.results import game_record
+from tournaments.services.results_archive import round_results_restore
 from tournaments.services.rolls import (
     NextRight,
     match_next_right,
@@ -185,6 +187,7 @@ __all__ = [
     "round_pair_next_async",
     "round_publish",
     "round_relaxations",
+    "round_results_restore",
     "round_swap_pairings",
     "round_unpublish",
     "same_name_entries",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import InvalidState
@@ -52,6 +52,35 @@ def lock_tournament(tournament: Tournament | int) -> Tournament:
     assert transaction.get_connection().in_atomic_block, "lock_tournament needs a transaction"
     pk = tournament if isinstance(tournament, int) else tournament.pk
     return Tournament.objects.select_for_update().select_related("format").get(pk=pk)
+
+
+def share_round(round_id: int) -> bool:
+    """Take round ``round_id``'s row ``FOR SHARE`` (needs an open transaction); ``False`` when
+    the round no longer exists (discarded).
+
+    A round's status (draft, published, finished) lives under its row: every service that
+    changes it takes the row ``FOR UPDATE`` (after the tournament row), and finishing the event
+    locks every round of it the same way (:func:`lock_rounds`). A write that depends on that
+    state (a result, a report, a die roll, a correction) takes the row ``FOR SHARE`` *before*
+    its match row and reads the state in a later statement: it waits for a state change in
+    progress and then sees it, while writes of different tables share the lock and never wait
+    for each other. Lock order everywhere: tournament → round → match.
+
+    SQLite has no row locks (it serialises writers); there it only checks that the row exists.
+    """
+    assert transaction.get_connection().in_atomic_block, "share_round needs a transaction"
+    suffix = " FOR SHARE" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s{suffix}", [round_id])
+        return cursor.fetchone() is not None
+
+
+def lock_rounds(tournament: Tournament | int) -> None:
+    """Lock every round row of ``tournament`` ``FOR UPDATE`` in id order (after
+    :func:`lock_tournament`): a change of the event's status waits for the results being
+    written in any of its rounds, which hold their round ``FOR SHARE`` (:func:`share_round`)."""
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    list(Round.objects.select_for_update().filter(tournament_id=pk).order_by("id").values("id"))
 
 
 def require_status(tournament: Tournament, *allowed: str) -> None:

@@ -10,13 +10,19 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from hkk_tournament.errors import ApplicationError, Conflict, InvalidState, ValidationFailed
+from hkk_tournament.errors import (
+    ApplicationError,
+    Conflict,
+    InvalidState,
+    NotFound,
+    ValidationFailed,
+)
 from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Match, Round
-from tournaments.services._common import require_not_finished
+from tournaments.services._common import require_not_finished, share_round
 
 R = Round.Status
 
@@ -32,16 +38,35 @@ def entry_id(value: Entry | int | None) -> int | None:
 
 
 def locked_match(match: Match) -> Match:
-    """Re-read ``match`` locked ``SELECT … FOR UPDATE`` (the match row only).
+    """Re-read ``match`` locked: its round's row ``FOR SHARE`` first (``share_round``), then
+    the match row ``FOR UPDATE``, then the match with its round and tournament in the same
+    statement, read after both locks, so the round's and the event's status are the ones
+    committed by any state change the call waited for.
 
-    A result touches one match, so two judges recording two different tables never wait for
-    each other, while two writes to the same match are serialised. The tournament row is not
-    locked: pairing needs the last round finished, and finishing a round needs every match of
-    it complete, so a result being recorded can only keep a round from finishing."""
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament")
-        .get(pk=match.pk)
+    Two judges recording two different tables share the round lock and never wait for each
+    other; two writes to the same match are serialised; a write waits for an unpublish,
+    discard, round finish or event finish in progress and then sees the new state
+    (``require_playable``), while those wait for the writes already holding the round.
+
+    Raises ``NotFound("match_not_found")`` when the round (or the table) no longer exists,
+    e.g. a draft round discarded meanwhile."""
+    if not share_round(match.round_id):
+        raise _match_gone(match)
+    try:
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .get(pk=match.pk)
+        )
+    except Match.DoesNotExist:
+        raise _match_gone(match) from None
+
+
+def _match_gone(match: Match) -> NotFound:
+    return NotFound(
+        "match_not_found",
+        _("This table no longer exists: its round was paired again or discarded. Reload."),
+        {"table": match.table},
     )
 
 

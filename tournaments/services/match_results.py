@@ -146,11 +146,13 @@ def match_result_record(
     ``"no_show_b"`` (a match loss for the absent side: the present side wins the majority of
     games). See the module docstring for what is assumed.
 
-    Locks only the match row (``locked_match``: two tables never wait for each other), derives
+    Holds the round ``FOR SHARE`` and locks the match row (``locked_match``: two tables never
+    wait for each other; an unpublish, discard or finish in progress is waited for and then
+    seen, so no result lands in a draft round or a finished event), derives
     every game's right holder and first player in memory (``first_player.result_games``, the
     checks ``game_record`` applies to one game), stores the games with one ``INSERT``, closes
     the open player reports once and asks for one standings recompute: a bounded number of
-    queries whatever the result (about six).
+    queries whatever the result (about seven).
 
     Raises:
         Conflict: ``games_already_recorded`` (use the per-game page to correct).

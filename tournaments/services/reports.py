@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from hkk_tournament.errors import InvalidState, ValidationFailed
+from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
 from tournaments.services._match_rules import locked_match
@@ -257,7 +257,7 @@ def _file_report(
     """Store the report (superseding the side's open one) and compare it with the opponent's
     open report: agreement records the games, a difference disputes both."""
     own = list(
-        ResultReport.objects.select_for_update().filter(
+        ResultReport.objects.select_for_update(of=("self",)).filter(
             match=match, entry_id=entry_id, status__in=OPEN
         )
     )
@@ -266,7 +266,7 @@ def _file_report(
         match=match, entry_id=entry_id, reported_by=user, games=games
     )
     other = (
-        ResultReport.objects.select_for_update()
+        ResultReport.objects.select_for_update(of=("self",))
         .filter(match=match, status__in=OPEN)
         .exclude(entry_id=entry_id)
         .first()
@@ -317,13 +317,20 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
     Games recorded beyond the report's last game are left as they are.
 
     Raises:
+        NotFound: ``report_not_found`` (deleted meanwhile with its round's results).
         InvalidState: ``report_closed`` (accepted or superseded already), ``round_not_published``,
             and ``game_record``'s state errors (e.g. ``round_finished`` for a new game).
         ValidationFailed: ``game_record``'s rule errors.
     """
     report_id = report.pk
     match = locked_match(report.match)
-    report = ResultReport.objects.select_for_update().get(pk=report_id)
+    # ``of=self`` and no ordering: the default ordering would join (and lock) match and round.
+    locked = (
+        ResultReport.objects.select_for_update(of=("self",)).filter(pk=report_id).order_by().first()
+    )
+    if locked is None:  # deleted with its round's results (unpublish or discard, confirmed)
+        raise NotFound("report_not_found", _("No such result report."), {"report": report_id})
+    report = locked
     if report.status not in OPEN:
         raise InvalidState(
             "report_closed",
@@ -340,7 +347,7 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
     )
     _resolve([report], RS.ACCEPTED, by)
     others = list(
-        ResultReport.objects.select_for_update()
+        ResultReport.objects.select_for_update(of=("self",))
         .filter(match=match, status__in=OPEN)
         .exclude(pk=report.pk)
     )

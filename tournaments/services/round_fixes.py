@@ -1,7 +1,8 @@
 """Fixing a round after pairing: discard a draft round (and pair again), unpublish a published
-round that has no results, and drop an entry after pairing with either a new pairing or a bye
-for its opponent. Every action is recorded as a ``TournamentAction`` (who, when, why, the
-tables before) and shown in the round's history.
+round (one with results only when the organiser confirms deleting them: they are kept in the
+action log and can be restored, ``services.results_archive``), and drop an entry after
+pairing with either a new pairing or a bye for its opponent. Every action is recorded as a
+``TournamentAction`` (who, when, why, the tables before) and shown in the round's history.
 
 Sources: docs/rules.md §14 (Swiss pairing and byes: a dropped entry is not paired again; a bye
 counts as a match win), §16 (Deck checks, penalties and result reporting: audited changes).
@@ -15,10 +16,15 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
-from tournaments.models import Entry, Game, Match, ResultReport, Round, RoundSeat, TournamentAction
+from tournaments.models import Entry, Match, Round, RoundSeat, TournamentAction
 from tournaments.models import Tournament as TournamentModel
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.jobs import enqueue_standings
+from tournaments.services.results_archive import (
+    archive_round_results,
+    refuse_deleting_results,
+    round_result_counts,
+)
 from tournaments.services.rounds import round_pair_next
 
 R = Round.Status
@@ -36,6 +42,9 @@ def _tables(rnd: Round) -> list[dict[str, Any]]:
 
 
 def _locked_round(round: Round) -> tuple[TournamentModel, Round]:
+    """The tournament and ``round`` locked ``FOR UPDATE`` (in that order): the round's results
+    are then all committed (result writers hold the round ``FOR SHARE``) and no new one starts
+    until the caller's transaction ends."""
     tournament = lock_tournament(round.tournament_id)
     require_status(tournament, TournamentModel.Status.RUNNING)
     rnd = Round.objects.select_for_update().get(pk=round.pk)
@@ -49,12 +58,16 @@ def _locked_round(round: Round) -> tuple[TournamentModel, Round]:
     return tournament, rnd
 
 
+def _locked_last_round(tournament: TournamentModel) -> Round | None:
+    """The last round locked ``FOR UPDATE`` (after the tournament: tournament → round →
+    match): results being written in it commit first and are seen by the caller; later ones
+    wait and then see what the caller changed."""
+    last = last_round(tournament)
+    return None if last is None else Round.objects.select_for_update().get(pk=last.pk)
+
+
 def _round_has_results(rnd: Round) -> bool:
-    return (
-        Game.objects.filter(match__round=rnd).exists()
-        or ResultReport.objects.filter(match__round=rnd).exists()
-        or rnd.matches.exclude(die_roll_winner=None).exists()
-    )
+    return any(round_result_counts(rnd).values())
 
 
 def _record(
@@ -85,29 +98,54 @@ def _require_reason(reason: str) -> None:
         )
 
 
-def _discard(tournament: TournamentModel, rnd: Round, *, by: Any, reason: str, kind: str) -> None:
-    _record(
-        tournament,
-        kind,
-        by=by,
-        reason=reason,
-        round_number=rnd.number,
-        params={"tables": _tables(rnd), "seed": rnd.seed},
-    )
+def _deleted_results(rnd: Round, delete_results: bool) -> list[dict[str, Any]]:
+    """The round's results, deleted and returned for the action log when there are any and
+    ``delete_results`` confirms it; ``Conflict("round_has_results")`` with the counts when it
+    does not; ``[]`` for a round without results."""
+    counts = round_result_counts(rnd)
+    if not any(counts.values()):
+        return []
+    if not delete_results:
+        raise refuse_deleting_results(rnd, counts)
+    return archive_round_results(rnd)
+
+
+def _discard(
+    tournament: TournamentModel,
+    rnd: Round,
+    *,
+    by: Any,
+    reason: str,
+    kind: str,
+    deleted: list[dict[str, Any]],
+) -> None:
+    params: dict[str, Any] = {"tables": _tables(rnd), "seed": rnd.seed}
+    if deleted:
+        params["deleted_results"] = deleted
+    _record(tournament, kind, by=by, reason=reason, round_number=rnd.number, params=params)
     rnd.delete()
 
 
 @transaction.atomic
 def round_discard(
-    *, round: Round, by: Any = None, reason: str = "", pair_again: bool = False
+    *,
+    round: Round,
+    by: Any = None,
+    reason: str = "",
+    pair_again: bool = False,
+    delete_results: bool = False,
 ) -> Round | None:
     """Delete a draft round (its tables and seats) and, with ``pair_again``, pair it anew.
 
-    The tables before, the seed, who and why are recorded (``round_discarded``). Returns the
-    new draft round, or ``None`` without ``pair_again``.
+    The tables before, the seed, who and why are recorded (``round_discarded``). A draft round
+    with results (recorded before it went back to draft) is refused unless ``delete_results``
+    confirms deleting them; they are kept in the action's ``params["deleted_results"]``
+    (restorable: ``round_results_restore``). Returns the new draft round, or ``None`` without
+    ``pair_again``.
 
     Raises:
         InvalidState: ``tournament_status``, ``round_not_last``, ``round_not_draft``.
+        Conflict: ``round_has_results`` (params ``games``, ``reports``, ``rolls``).
         ValidationFailed: ``reason_required``; the errors of ``round_pair_next``.
     """
     _require_reason(reason)
@@ -118,19 +156,30 @@ def round_discard(
             _("Only a draft round can be discarded; unpublish it first."),
             {"round": rnd.number, "status": rnd.status},
         )
-    _discard(tournament, rnd, by=by, reason=reason, kind=A.ROUND_DISCARDED)
+    deleted = _deleted_results(rnd, delete_results)
+    _discard(tournament, rnd, by=by, reason=reason, kind=A.ROUND_DISCARDED, deleted=deleted)
+    if deleted:
+        enqueue_standings(tournament.pk)
     if pair_again:
         return round_pair_next(tournament=tournament, requested_by=by)
     return None
 
 
 @transaction.atomic
-def round_unpublish(*, round: Round, by: Any = None, reason: str = "") -> Round:
-    """published → draft, while no result, report or die roll is recorded in the round.
+def round_unpublish(
+    *, round: Round, by: Any = None, reason: str = "", delete_results: bool = False
+) -> Round:
+    """published → draft. A round with results (games, player reports or die rolls) is refused
+    unless ``delete_results`` confirms deleting them; they are then kept in the action's
+    ``params["deleted_results"]`` (``round_unpublished``), restorable once the round is
+    published again (``round_results_restore``).
+
+    Locks the tournament and the round ``FOR UPDATE``: a result being written (it holds the
+    round ``FOR SHARE``) is committed first and counted, a later one sees the draft.
 
     Raises:
         InvalidState: ``tournament_status``, ``round_not_last``, ``round_not_published``.
-        Conflict: ``round_has_results``.
+        Conflict: ``round_has_results`` (params ``games``, ``reports``, ``rolls``).
         ValidationFailed: ``reason_required``.
     """
     _require_reason(reason)
@@ -141,19 +190,18 @@ def round_unpublish(*, round: Round, by: Any = None, reason: str = "") -> Round:
             _("Only a published round can be unpublished."),
             {"round": rnd.number, "status": rnd.status},
         )
-    if _round_has_results(rnd):
-        raise Conflict(
-            "round_has_results",
-            _("Results are already recorded in round %(round)s.") % {"round": rnd.number},
-            {"round": rnd.number},
-        )
+    deleted = _deleted_results(rnd, delete_results)
+    params: dict[str, Any] = {"tables": _tables(rnd)}
+    if deleted:
+        params["deleted_results"] = deleted
+        enqueue_standings(tournament.pk)
     _record(
         tournament,
         A.ROUND_UNPUBLISHED,
         by=by,
         reason=reason,
         round_number=rnd.number,
-        params={"tables": _tables(rnd)},
+        params=params,
     )
     rnd.status = R.DRAFT
     rnd.published_at = None
@@ -188,7 +236,7 @@ def entry_drop_after_pairing(
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, TournamentModel.Status.RUNNING)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    rnd = last_round(tournament)
+    rnd = _locked_last_round(tournament)
     seat = (
         RoundSeat.objects.select_related("match").filter(round=rnd, entry=entry).first()
         if rnd is not None and rnd.status != R.FINISHED

@@ -32,6 +32,7 @@ from tournaments.models import Tournament
 from tournaments.services._common import (
     GAME_DEFAULTS,
     last_round,
+    lock_rounds,
     lock_tournament,
     require_status,
 )
@@ -381,9 +382,14 @@ def tournament_start(*, tournament: Tournament) -> Tournament:
 def tournament_finish(*, tournament: Tournament) -> Tournament:
     """running → finished, once every round is finished and at least one was played.
 
+    Locks the tournament row and then every round row (``lock_rounds``): a correction being
+    written holds its round ``FOR SHARE``, so it commits before the event is finished, and a
+    later one sees the event finished (``tournament_finished``).
+
     Raises ``InvalidState("tournament_status" | "round_not_finished" | "no_rounds")``.
     """
     tournament = lock_tournament(tournament)
+    lock_rounds(tournament)
     require_status(tournament, S.RUNNING)
     last = last_round(tournament)
     if last is None:

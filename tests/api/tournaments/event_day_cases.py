@@ -12,8 +12,21 @@ from tests.api.tournaments.permission_world import (
     RUN,
     SIGNED_IN,
     Case,
+    World,
     t_url,
 )
+from tournaments import services
+from tournaments.models import TournamentAction
+
+
+def delete_and_republish(w: World) -> None:
+    """A die roll at the player's table, round 1 unpublished deleting it (``w.extra["deleted"]``:
+    the action) and published again."""
+    services.match_set_die_roll(match=w.match, winner_entry=w.a)
+    rnd = services.round_unpublish(round=w.match.round, reason="tables", delete_results=True)
+    services.round_publish(round=rnd)
+    w.extra["deleted"] = TournamentAction.objects.get(tournament=w.t, kind="round_unpublished").pk
+
 
 ORGANISER_DAY_CASES = [
     Case(
@@ -109,4 +122,13 @@ ORGANISER_DAY_CASES = [
     ),
     Case("tournaments-duplicate", "post", REG, t_url("duplicate/"), MANAGERS, 201),
     Case("tournaments-actions", "get", REG, t_url("actions/"), MANAGERS, 200),
+    Case(
+        "tournaments-actions-restore",
+        "post",
+        RUN,
+        lambda w: f"{BASE}{w.t.pk}/actions/{w.extra['deleted']}/restore/",
+        MANAGERS,
+        201,
+        prepare=delete_and_republish,
+    ),
 ]

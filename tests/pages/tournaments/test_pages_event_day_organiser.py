@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Entry, Round, Tournament, TournamentAction
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +134,29 @@ def test_a_deck_list_pasted_in_the_entries_table_returns_to_the_table(c, owner):
         {"seat": "A", "text": "Pakli:\n3 Gigaököl\n", "back": "event"},
     )
     assert r.status_code == 302 and r["Location"].endswith(f"/tournaments/{t.pk}/#entry-{entry.pk}")
+
+
+def test_unpublish_with_results_asks_to_delete_them_and_the_history_restores_them(c, owner):
+    t, _ = make_tournament(entries=2, decks=False, owner=owner)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    m = rnd.matches.get()
+    services.match_result_record(match=m, result="2-0-0", die_roll_winner=m.entry_a_id)
+    url = reverse("tournaments:round-unpublish", args=[t.pk, 1])
+    assert 'name="delete_results"' in c.get(url).content.decode()
+    refused = c.post(url, {"reason": "typo"})
+    assert refused.status_code == 409
+    assert "2 recorded games" in refused.content.decode()
+    assert Round.objects.get(pk=rnd.pk).status == "published"
+    c.post(url, {"reason": "typo", "delete_results": "on"})
+    assert Round.objects.get(pk=rnd.pk).status == "draft" and not m.games.exists()
+    services.round_publish(round=Round.objects.get(pk=rnd.pk))
+    page = c.get(reverse("tournaments:round", args=[t.pk, 1])).content.decode()
+    action = TournamentAction.objects.get(tournament=t, kind="round_unpublished")
+    restore = reverse("tournaments:results-restore", args=[t.pk, action.pk])
+    assert restore in page
+    assert c.get(restore).status_code == 200
+    r = c.post(restore, follow=True)
+    assert "The deleted results are restored." in " ".join(_messages(r))
+    assert m.games.count() == 2
+    assert restore not in c.get(reverse("tournaments:round", args=[t.pk, 1])).content.decode()
