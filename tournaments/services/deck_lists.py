@@ -158,26 +158,20 @@ def _validate(
         ) from None
 
 
-def _new_version(
+def _submission(
     tournament: Tournament,
     member: EntryMember,
     result: ValidationResult,
     *,
+    version: int,
     text: str | None,
     data: Mapping[str, Any] | None,
     by: Any,
 ) -> DeckSubmission:
-    """The member's next version (unsaved), made current; the older versions stop being."""
-    previous = (
-        DeckSubmission.objects.select_for_update()
-        .filter(member=member)
-        .order_by("-version")
-        .first()
-    )
-    DeckSubmission.objects.filter(member=member, is_current=True).update(is_current=False)
+    """Version ``version`` of the member's list (unsaved, current) from its ``result``."""
     sub = DeckSubmission(
         member=member,
-        version=(previous.version + 1) if previous else 1,
+        version=version,
         text=text or "",
         data=_resolved_sections(result) if text is not None else dict(data or {}),
         format_slug=tournament.format.slug,
@@ -195,6 +189,54 @@ def _new_version(
     if text is None:
         sub.data = {"input": dict(data or {}), "resolved": _resolved_sections(result)}
     return sub
+
+
+def _new_version(
+    tournament: Tournament,
+    member: EntryMember,
+    result: ValidationResult,
+    *,
+    text: str | None,
+    data: Mapping[str, Any] | None,
+    by: Any,
+) -> DeckSubmission:
+    """The member's next version (unsaved), made current; the older versions stop being."""
+    previous = (
+        DeckSubmission.objects.select_for_update()
+        .filter(member=member)
+        .order_by("-version")
+        .first()
+    )
+    DeckSubmission.objects.filter(member=member, is_current=True).update(is_current=False)
+    version = (previous.version + 1) if previous else 1
+    return _submission(tournament, member, result, version=version, text=text, data=data, by=by)
+
+
+def deck_check_text(*, tournament: Tournament, text: str) -> ValidationResult:
+    """Validate a deck list under the tournament's format without storing anything (the
+    import preview; ``decks.services.validation.deck_validate``).
+
+    Raises ``ValidationFailed("deck_input")`` (an empty or unreadable list) and
+    ``InvalidState("unknown_format")``.
+    """
+    return _validate(tournament, text, None)
+
+
+def deck_first_versions(
+    *,
+    tournament: Tournament,
+    lists: Sequence[tuple[EntryMember, str, ValidationResult]],
+    by: Any = None,
+) -> list[DeckSubmission]:
+    """Store version 1 of the lists of members that have none yet (single-player entries
+    registered in the same transaction: no partner, no older version), each with its
+    validation ``result`` from :func:`deck_check_text`; one ``INSERT`` for all. The caller
+    holds the tournament's lock and has checked that lists may still be submitted."""
+    subs = [
+        _submission(tournament, member, result, version=1, text=text, data=None, by=by)
+        for member, text, result in lists
+    ]
+    return DeckSubmission.objects.bulk_create(subs)
 
 
 @transaction.atomic
