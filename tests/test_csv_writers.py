@@ -50,8 +50,7 @@ def test_only_the_safe_writer_calls_csv_writer() -> None:
     writers = {
         path
         for path, text in _sources().items()
-        if re.search(r"csv\.(writer|DictWriter)\s*\(", text)
-        or re.search(r"from csv import", text)
+        if re.search(r"csv\.(writer|DictWriter)\s*\(", text) or re.search(r"from csv import", text)
     }
     assert writers == {SAFE_WRITER}
 

@@ -160,7 +160,7 @@ def _validate(
 
 def _submission(
     tournament: Tournament,
-    member: EntryMember,
+    member: EntryMember | None,
     result: ValidationResult,
     *,
     version: int,
@@ -168,7 +168,8 @@ def _submission(
     data: Mapping[str, Any] | None,
     by: Any,
 ) -> DeckSubmission:
-    """Version ``version`` of the member's list (unsaved, current) from its ``result``."""
+    """Version ``version`` of the member's list (unsaved, current) from its ``result``
+    (``member`` ``None``: set by the caller before saving)."""
     sub = DeckSubmission(
         member=member,
         version=version,
@@ -222,21 +223,21 @@ def deck_check_text(*, tournament: Tournament, text: str) -> ValidationResult:
     return _validate(tournament, text, None)
 
 
-def deck_first_versions(
+def deck_first_version_drafts(
     *,
     tournament: Tournament,
-    lists: Sequence[tuple[EntryMember, str, ValidationResult]],
+    lists: Sequence[tuple[str, ValidationResult]],
     by: Any = None,
 ) -> list[DeckSubmission]:
-    """Store version 1 of the lists of members that have none yet (single-player entries
-    registered in the same transaction: no partner, no older version), each with its
-    validation ``result`` from :func:`deck_check_text`; one ``INSERT`` for all. The caller
-    holds the tournament's lock and has checked that lists may still be submitted."""
-    subs = [
-        _submission(tournament, member, result, version=1, text=text, data=None, by=by)
-        for member, text, result in lists
+    """Version 1 of each ``(text, result)`` list (``result`` from :func:`deck_check_text`),
+    unsaved and without its member: for members registered in the same transaction (no
+    partner, no older version). The caller sets ``member``, stores them all with one
+    ``bulk_create`` while it holds the tournament's lock, and has checked that lists may still
+    be submitted. Building them before taking the lock keeps the locked part short."""
+    return [
+        _submission(tournament, None, result, version=1, text=text, data=None, by=by)
+        for text, result in lists
     ]
-    return DeckSubmission.objects.bulk_create(subs)
 
 
 @transaction.atomic

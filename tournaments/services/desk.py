@@ -23,11 +23,18 @@ from django.utils.translation import gettext_lazy as _
 from decks.domain.types import Verdict
 from decks.domain.validate import ValidationResult
 from hkk_tournament.errors import ApplicationError, InvalidState, ValidationFailed
-from tournaments.models import Entry, EntryMember, Player, Tournament, TournamentAction
+from tournaments.models import (
+    DeckSubmission,
+    Entry,
+    EntryMember,
+    Player,
+    Tournament,
+    TournamentAction,
+)
 from tournaments.models.entries import name_key
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.csv_files import decode_csv_bytes, read_csv_rows
-from tournaments.services.deck_lists import deck_check_text, deck_first_versions
+from tournaments.services.deck_lists import deck_check_text, deck_first_version_drafts
 from tournaments.services.registration import require_kind
 
 S = Tournament.Status
@@ -152,8 +159,9 @@ def registered_names(
     """The event's entry and player names equal to any of ``names`` once normalised
     (``tournaments.models.entries.name_key``): ``{key: [name as registered, …]}``, each name
     once. One indexed query (the stored ``name_key`` of entries and players), whatever the
-    field size; ``exclude`` leaves one entry (and its players) out."""
-    keys = {k for k in (name_key(n) for n in names) if k}
+    field size; ``exclude`` leaves one entry (and its players) out. A name with a NUL character
+    (which PostgreSQL cannot hold) matches nothing."""
+    keys = {k for k in (name_key(n) for n in names) if k and "\x00" not in k}
     if not keys:
         return {}
     entries = Entry.objects.filter(tournament=tournament, name_key__in=keys)
@@ -183,7 +191,7 @@ def same_name_entries(
 def registered_emails(tournament: Tournament, emails: Iterable[str]) -> dict[str, list[str]]:
     """Players of the event whose e-mail equals one of ``emails`` (case ignored):
     ``{e-mail in lower case: [player name, …]}``. One query."""
-    keys = {e.strip().lower() for e in emails if e.strip()}
+    keys = {e.strip().lower() for e in emails if e.strip() and "\x00" not in e}
     if not keys:
         return {}
     rows = (
@@ -371,9 +379,17 @@ def _open_for_import(tournament: Tournament) -> None:
 def _save_rows(
     tournament: Tournament, rows: list[ImportRow], decks: dict[int, ValidationResult], by: Any
 ) -> None:
-    """Register every row in one short transaction under the tournament's lock (status and
-    player cap checked again there): one ``INSERT`` each for players, entries, members and
-    deck lists."""
+    """Register every row in one transaction; the event's lock is held only for the part that
+    depends on its state (status and player cap checked again, then one ``INSERT`` each for
+    entries, members and deck lists). The players and the deck lists' rows are built and the
+    players inserted before the lock: nobody sees them before the commit."""
+    players = Player.objects.bulk_create(
+        [Player(display_name=r.name, email=r.email, name_key=name_key(r.name)) for r in rows]
+    )
+    with_deck = [r for r in rows if r.deck]
+    drafts = deck_first_version_drafts(
+        tournament=tournament, lists=[(r.deck, decks[r.line]) for r in with_deck], by=_by(by)
+    )
     locked = lock_tournament(tournament)
     _open_for_import(locked)
     cap = locked.max_entries
@@ -383,9 +399,6 @@ def _save_rows(
             _("The event is full: at most %(cap)s entries may register.") % {"cap": cap},
             {"max_entries": cap},
         )
-    players = Player.objects.bulk_create(
-        [Player(display_name=r.name, email=r.email, name_key=name_key(r.name)) for r in rows]
-    )
     entries = Entry.objects.bulk_create(
         [Entry(tournament=locked, name=r.name, name_key=name_key(r.name)) for r in rows]
     )
@@ -395,8 +408,10 @@ def _save_rows(
             for e, p in zip(entries, players, strict=True)
         ]
     )
-    lists = [(m, r.deck, decks[r.line]) for m, r in zip(members, rows, strict=True) if r.deck]
-    deck_first_versions(tournament=locked, lists=lists, by=_by(by))
+    member_of = {r.line: m for r, m in zip(rows, members, strict=True)}
+    for row, draft in zip(with_deck, drafts, strict=True):
+        draft.member = member_of[row.line]
+    DeckSubmission.objects.bulk_create(drafts)
     for row, entry in zip(rows, entries, strict=True):
         row.entry = entry.pk
 

@@ -143,9 +143,9 @@ def test_windows_1250_file_is_saved_with_its_accents(owner: Any) -> None:
     preview = client.post(url, {"file": SimpleUploadedFile("l.csv", data), "save": "0"})
     assert "Őri Űrsula" in preview.content.decode()
     # The preview puts the list as read into the text box; "Import" sends that text.
-    text = unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", preview.content.decode(), re.S)[1])
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>", preview.content.decode(), re.S)
+    assert box is not None
+    text = unescape(box[1])
     r = client.post(url, {"text": text, "save": "1"})
     assert r.status_code == 302
-    assert list(Entry.objects.filter(tournament=t).values_list("name", flat=True)) == [
-        "Őri Űrsula"
-    ]
+    assert list(Entry.objects.filter(tournament=t).values_list("name", flat=True)) == ["Őri Űrsula"]

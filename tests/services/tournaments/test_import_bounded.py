@@ -128,9 +128,7 @@ def test_name_keys_follow_every_save_and_the_migration_fills_them() -> None:
     assert services.same_name_entries(t, "ori ursula") == ["  Őri   ÜRSULA "]
     Player.objects.update(name_key="")
     Entry.objects.update(name_key="")
-    migration = importlib.import_module(
-        "tournaments.migrations.0010_name_keys_for_duplicate_check"
-    )
+    migration = importlib.import_module("tournaments.migrations.0010_name_keys_for_duplicate_check")
     migration.fill(apps, None)
     assert Player.objects.get(pk=player.pk).name_key == "ori ursula"
     assert Entry.objects.get(pk=entry.pk).name_key == "csapat ekezet"
