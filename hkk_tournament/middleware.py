@@ -100,7 +100,8 @@ class ApplicationErrorMiddleware:
         if error is not None and error.code == "statement_timeout":
             context = {"code": error.code, "message": error.message, "status": error.status}
             response = render(request, "error.html", context, status=error.status)
-            response.headers.update(error.headers)
+            for header, value in error.headers.items():
+                response[header] = value
             return response
         return None
 

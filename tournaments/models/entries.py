@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -21,10 +23,10 @@ def name_key(name: str) -> str:
     return normalise_name(name or "")[:NAME_KEY_LENGTH]
 
 
-def _with_key(update_fields: object, source: str) -> object:
+def _with_key(update_fields: Any, source: str) -> Any:
     """``update_fields`` plus ``name_key`` when it names ``source`` (the key follows it)."""
     if update_fields is not None and source in update_fields:
-        return {*update_fields, "name_key"}  # type: ignore[operator]
+        return {*update_fields, "name_key"}
     return update_fields
 
 
@@ -63,11 +65,11 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         """Save, keeping ``name_key`` in step with ``display_name``."""
         self.name_key = name_key(self.display_name)
         kwargs["update_fields"] = _with_key(kwargs.get("update_fields"), "display_name")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
 
 class Entry(models.Model):
@@ -117,11 +119,11 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         """Save, keeping ``name_key`` in step with ``name``."""
         self.name_key = name_key(self.name)
         kwargs["update_fields"] = _with_key(kwargs.get("update_fields"), "name")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     def is_active_for_round(self, number: int) -> bool:
         """May this entry be paired in round ``number`` (registered, not yet dropped)?"""

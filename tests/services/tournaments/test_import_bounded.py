@@ -145,3 +145,25 @@ def test_statement_timeout_is_set_and_stops_a_long_statement() -> None:
         finally:
             cursor.execute("RESET statement_timeout")
         assert type(exc.value.__cause__).__name__ == "QueryCanceled"
+
+
+def test_a_cancelled_statement_answers_503_on_the_api_and_the_pages() -> None:
+    from django.test import RequestFactory
+
+    from hkk_tournament.exceptions import describe_exception
+    from hkk_tournament.middleware import ApplicationErrorMiddleware
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET statement_timeout = '50ms'")
+        try:
+            with pytest.raises(OperationalError) as exc:
+                cursor.execute("SELECT pg_sleep(1)")
+        finally:
+            cursor.execute("RESET statement_timeout")
+    error = describe_exception(exc.value)
+    assert error is not None and (error.status, error.code) == (503, "statement_timeout")
+    assert error.headers["Retry-After"]
+    page = ApplicationErrorMiddleware(lambda r: None).process_exception(  # type: ignore[arg-type]
+        RequestFactory().get("/tournaments/"), exc.value
+    )
+    assert page is not None and page.status_code == 503 and page["Retry-After"]
