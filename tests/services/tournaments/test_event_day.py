@@ -20,7 +20,15 @@ from tests.factories import (
 from tests.services.tournaments.helpers import finish_round, play
 from tournaments import services
 from tournaments.domain.names import duplicates, normalise_name
-from tournaments.models import Entry, Player, Round, RoundSeat, Tournament, TournamentAction
+from tournaments.models import (
+    DeckSubmission,
+    Entry,
+    Player,
+    Round,
+    RoundSeat,
+    Tournament,
+    TournamentAction,
+)
 
 pytestmark = pytest.mark.django_db
 A = TournamentAction.Kind
@@ -230,6 +238,10 @@ def test_import_previews_then_saves_all_or_nothing() -> None:
     assert bad.rows[-1].errors
     done = services.entries_import(tournament=t, text=text, dry_run=False)
     assert done.saved and t.entries.count() == 3
+    kovacs = Entry.objects.get(pk=done.rows[0].entry)
+    (deck,) = DeckSubmission.objects.filter(member__entry=kovacs)
+    assert (deck.version, deck.is_current, deck.legal, deck.status) == (1, True, True, "legal")
+    assert deck.member.player.email == "kp@example.com" and deck.data
 
 
 def test_claim_code_links_the_player_to_an_account() -> None:
