@@ -238,10 +238,12 @@ def test_import_previews_then_saves_all_or_nothing() -> None:
     assert bad.rows[-1].errors
     done = services.entries_import(tournament=t, text=text, dry_run=False)
     assert done.saved and t.entries.count() == 3
+    assert done.rows[0].entry is not None
     kovacs = Entry.objects.get(pk=done.rows[0].entry)
-    (deck,) = DeckSubmission.objects.filter(member__entry=kovacs)
-    assert (deck.version, deck.is_current, deck.legal, deck.status) == (1, True, True, "legal")
-    assert deck.member.player.email == "kp@example.com" and deck.data
+    (stored,) = DeckSubmission.objects.filter(member__entry=kovacs)
+    assert (stored.version, stored.is_current, stored.legal) == (1, True, True)
+    assert stored.status == "legal" and stored.data
+    assert stored.member.player.email == "kp@example.com"
 
 
 def test_claim_code_links_the_player_to_an_account() -> None:

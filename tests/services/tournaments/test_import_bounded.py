@@ -163,7 +163,7 @@ def test_a_cancelled_statement_answers_503_on_the_api_and_the_pages() -> None:
     error = describe_exception(exc.value)
     assert error is not None and (error.status, error.code) == (503, "statement_timeout")
     assert error.headers["Retry-After"]
-    page = ApplicationErrorMiddleware(lambda r: None).process_exception(  # type: ignore[arg-type]
+    page = ApplicationErrorMiddleware(lambda r: None).process_exception(  # type: ignore[arg-type,return-value]
         RequestFactory().get("/tournaments/"), exc.value
     )
     assert page is not None and page.status_code == 503 and page["Retry-After"]
