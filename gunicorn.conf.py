@@ -11,7 +11,15 @@ Environment (all optional):
   slowest percent of a 200 req/s public load on 2 cores took twice as long as with 2). Each
   thread may hold one PostgreSQL connection (``CONN_MAX_AGE`` 60 s): workers × threads must
   stay below the server's ``max_connections``.
-- ``GUNICORN_TIMEOUT`` (default 30 s): a request running longer is killed and logged;
+- ``GUNICORN_TIMEOUT`` (default 30 s): a worker whose main loop has not reported to the
+  arbiter for that long (hung, not merely busy) is killed and restarted. With the threaded
+  ``gthread`` workers used here this does NOT limit a request: the main loop keeps reporting
+  while a thread is still working on a slow request. The enforced limit is PostgreSQL's
+  ``statement_timeout`` (``HKK_DB_STATEMENT_TIMEOUT``, default 30 s, set in
+  ``hkk_tournament/settings.py``): a statement (or a wait for a lock) running longer is
+  cancelled, the request answers 503 ``statement_timeout`` and its transaction rolls back; time
+  spent in Python between statements is not bounded, which is why slow work (pairing,
+  standings) goes to Celery and the import preview is bounded by its queries.
   ``GUNICORN_GRACEFUL_TIMEOUT`` (default 30 s): how long a restart waits for running requests.
 - ``GUNICORN_LOG_LEVEL`` (default ``info``); ``GUNICORN_ACCESS_LOG`` (default ``-`` = stdout, one
   JSON object per line, ``hkk_tournament.gunicorn_logging``; empty = off, Django's own request

@@ -29,6 +29,9 @@ with the body of ``hkk_tournament.errors.error_body``::
   large to convert to SQLite INTEGER") → 400 ``invalid_data``, logged as a warning with its
   traceback: input that reached the database unchecked is still the client's mistake, but the
   serializer should have caught it (bound the field);
+- ``django.db.OperationalError`` caused by psycopg's ``QueryCanceled`` (PostgreSQL's
+  ``statement_timeout``, ``HKK_DB_STATEMENT_TIMEOUT``) → 503 ``statement_timeout`` with
+  ``Retry-After``, logged as an error with its traceback;
 - anything else → 500 ``server_error`` (logged with its traceback; nothing about it revealed),
   ``params["request_id"]`` = the request's ``X-Request-ID``.
 
@@ -59,9 +62,10 @@ from django.core.exceptions import (
 )
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DataError
+from django.db import DataError, OperationalError
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
+from psycopg.errors import QueryCanceled
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -221,7 +225,21 @@ def describe_exception(exc: BaseException) -> ApiError | None:
     if isinstance(exc, (DataError, OverflowError)):
         logger.warning("Database refused a value: %s", exc, exc_info=exc)
         return ApiError(400, "invalid_data", _("A value in the request is out of range."))
+    if isinstance(exc, OperationalError) and isinstance(exc.__cause__, QueryCanceled):
+        return statement_timeout(exc)
     return None
+
+
+def statement_timeout(exc: BaseException) -> ApiError:
+    """The 503 answer for a statement PostgreSQL cancelled after ``statement_timeout``
+    (``HKK_DB_STATEMENT_TIMEOUT``): logged as an error with its traceback, ``Retry-After``."""
+    logger.error("Database statement cancelled (statement_timeout): %s", exc, exc_info=exc)
+    return ApiError(
+        503,
+        "statement_timeout",
+        _("The request took too long and was stopped; nothing was saved. Try again shortly."),
+        headers={"Retry-After": "5"},
+    )
 
 
 def error_response(error: ApiError) -> Response:

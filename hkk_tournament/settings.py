@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "hkk_tournament.middleware.ApiBodyLimitMiddleware",  # 413 JSON on /api/
+    "hkk_tournament.middleware.PageUploadLimitMiddleware",  # 413 page before a form reads
     "hkk_tournament.middleware.ApplicationErrorMiddleware",  # JSON on /api/, error pages
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -112,6 +113,14 @@ if _database_url:
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
             "connect_timeout", env_int("HKK_DB_CONNECT_TIMEOUT", 5)
         )
+        # The enforced time limit: PostgreSQL cancels any statement (a lock wait included) that
+        # runs longer than HKK_DB_STATEMENT_TIMEOUT seconds (default 30; 0 = none; set 0 for a
+        # long maintenance command). Gunicorn's threaded workers never stop a slow request.
+        _statement_ms = env_int("HKK_DB_STATEMENT_TIMEOUT", 30) * 1000
+        if _statement_ms > 0:
+            DATABASES["default"]["OPTIONS"].setdefault(
+                "options", f"-c statement_timeout={_statement_ms}"
+            )
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -258,6 +267,10 @@ SPECTACULAR_SETTINGS = {
 # Upload and body limits (bytes): a deck list is small; anything larger is rejected.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("HKK_MAX_BODY_BYTES", 512 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+# Largest page request (bytes, files included; DATA_UPLOAD_MAX_MEMORY_SIZE leaves files out):
+# the player-list import takes a 2,000,000-byte file plus the form's other fields. A bigger
+# body is refused by its Content-Length before anything reads it (413).
+HKK_MAX_UPLOAD_BYTES = env_int("HKK_MAX_UPLOAD_BYTES", 2_100_000)
 
 # One place maps errors to HTTP for the API: {"error": {"code", "message", "fields", "params"}}.
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "hkk_tournament.exceptions.api_exception_handler"

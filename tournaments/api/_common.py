@@ -9,7 +9,6 @@ Errors are rendered by the project's one DRF handler (``hkk_tournament.exception
 
 from __future__ import annotations
 
-from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.views import APIView
 
@@ -74,10 +73,3 @@ class TournamentApi(APIView):
         tournament = self.member_tournament(tournament_id)
         require_owner(self.request.user, tournament)
         return tournament
-
-
-def csv_response(content: str, filename: str) -> HttpResponse:
-    """CSV with a UTF-8 BOM (so spreadsheet programs read the Hungarian accents right)."""
-    response = HttpResponse("\ufeff" + content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -24,6 +25,7 @@ from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.api.rounds import RoundDetailOutputSerializer, round_payload, round_response
 from tournaments.models import TournamentAction
 from tournaments.permissions import require_authenticated
+from tournaments.services import IMPORT_MAX_BYTES
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -60,10 +62,28 @@ class CheckInInputSerializer(serializers.Serializer):
 
 
 class ImportInputSerializer(serializers.Serializer):
-    """A player list (CSV text: name, e-mail, deck list); ``dry_run`` (default true) previews."""
+    """A player list (CSV: name, e-mail, deck list) as ``text`` (JSON or a form field) or as an
+    uploaded ``file`` (multipart; its encoding is detected: UTF-8, UTF-16, Windows-1250,
+    ISO-8859-2); exactly one of them. ``dry_run`` (default true) previews."""
 
-    text = serializers.CharField(max_length=2_000_000, trim_whitespace=False)
+    text = serializers.CharField(
+        max_length=IMPORT_MAX_BYTES, trim_whitespace=False, required=False, allow_blank=True
+    )
+    file = serializers.FileField(required=False, allow_empty_file=True, use_url=False)
     dry_run = serializers.BooleanField(required=False, default=True)
+
+    def validate_file(self, upload: Any) -> Any:
+        """Refuse a file over ``IMPORT_MAX_BYTES`` by its size, before reading it."""
+        if upload is not None and upload.size > IMPORT_MAX_BYTES:
+            raise serializers.ValidationError(
+                _("The file is too large: at most %(kib)s KiB.") % {"kib": IMPORT_MAX_BYTES // 1024}
+            )
+        return upload
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("file" in attrs) == ("text" in attrs):
+            raise serializers.ValidationError(_("Give the list either as text or as a file."))
+        return attrs
 
 
 class ImportRowOutputSerializer(serializers.Serializer):
@@ -85,10 +105,12 @@ class ImportRowOutputSerializer(serializers.Serializer):
 
 
 class ImportOutputSerializer(serializers.Serializer):
-    """``saved``: true only when every row was valid and ``dry_run`` was false."""
+    """``saved``: true only when every row was valid and ``dry_run`` was false; ``encoding``:
+    how an uploaded file was read (empty for text)."""
 
     saved = serializers.BooleanField()
     ok = serializers.BooleanField()
+    encoding = serializers.CharField()
     rows = ImportRowOutputSerializer(many=True)
 
 
@@ -289,10 +311,20 @@ class EntriesImportApi(TournamentApi):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, ImportInputSerializer)
+        upload = data.get("file")
         result = services.entries_import(
-            tournament=tournament, text=data["text"], dry_run=data["dry_run"], by=request.user
+            tournament=tournament,
+            text=data.get("text"),
+            data=upload.read() if upload is not None else None,
+            dry_run=data["dry_run"],
+            by=request.user,
         )
-        body = {"saved": result.saved, "ok": result.ok, "rows": [vars(r) for r in result.rows]}
+        body = {
+            "saved": result.saved,
+            "ok": result.ok,
+            "encoding": result.encoding,
+            "rows": [vars(r) for r in result.rows],
+        }
         return Response(ImportOutputSerializer(body).data)
 
 

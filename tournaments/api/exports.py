@@ -23,10 +23,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hkk_tournament import http_cache
+from hkk_tournament.downloads import csv_response
 from hkk_tournament.pagination import BoundedLimitOffsetPagination
 from hkk_tournament.schema import ErrorResponseSerializer
 from tournaments import selectors, services
-from tournaments.api._common import READ_ERRORS, TournamentApi, csv_response
+from tournaments.api._common import READ_ERRORS, TournamentApi
 from tournaments.models import Round
 from tournaments.permissions import can_manage
 

@@ -3,17 +3,41 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.domain.names import normalise_name
 from tournaments.models.tournament import Tournament
+
+#: Longest stored name key (a key longer than this is cut, the same way on both sides).
+NAME_KEY_LENGTH = 240
+
+
+def name_key(name: str) -> str:
+    """The stored duplicate-check key of a person or entry name:
+    :func:`tournaments.domain.names.normalise_name` (casefolded, accents removed, spaces
+    collapsed), cut to :data:`NAME_KEY_LENGTH` characters."""
+    return normalise_name(name or "")[:NAME_KEY_LENGTH]
+
+
+def _with_key(update_fields: Any, source: str) -> Any:
+    """``update_fields`` plus ``name_key`` when it names ``source`` (the key follows it)."""
+    if update_fields is not None and source in update_fields:
+        return {*update_fields, "name_key"}
+    return update_fields
 
 
 class Player(models.Model):
     """A person who plays; optionally linked to a user account."""
 
     display_name = models.CharField(_("display name"), max_length=120)
+    #: :func:`name_key` of ``display_name``, set on every save (the duplicate check's index).
+    name_key = models.CharField(
+        _("name key"), max_length=NAME_KEY_LENGTH, editable=False, default=""
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user"),
@@ -36,9 +60,16 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         ordering = ["display_name", "id"]
+        indexes = [models.Index(fields=["name_key"], name="player_name_key")]
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, keeping ``name_key`` in step with ``display_name``."""
+        self.name_key = name_key(self.display_name)
+        kwargs["update_fields"] = _with_key(kwargs.get("update_fields"), "display_name")
+        super().save(*args, **kwargs)
 
 
 class Entry(models.Model):
@@ -56,6 +87,10 @@ class Entry(models.Model):
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="entries"
     )
     name = models.CharField(_("name"), max_length=200)
+    #: :func:`name_key` of ``name``, set on every save (the duplicate check's index).
+    name_key = models.CharField(
+        _("name key"), max_length=NAME_KEY_LENGTH, editable=False, default=""
+    )
     registered_round = models.PositiveSmallIntegerField(_("registered for round"), default=1)
     dropped_after_round = models.PositiveSmallIntegerField(
         _("dropped after round"), null=True, blank=True
@@ -77,9 +112,18 @@ class Entry(models.Model):
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         ordering = ["tournament", "id"]
+        indexes = [
+            models.Index(fields=["tournament", "name_key"], name="entry_tournament_name_key")
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, keeping ``name_key`` in step with ``name``."""
+        self.name_key = name_key(self.name)
+        kwargs["update_fields"] = _with_key(kwargs.get("update_fields"), "name")
+        super().save(*args, **kwargs)
 
     def is_active_for_round(self, number: int) -> bool:
         """May this entry be paired in round ``number`` (registered, not yet dropped)?"""

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from hkk_tournament.downloads import csv_response
 from hkk_tournament.errors import ApplicationError, error_message
 from tournaments import selectors, services
 from tournaments.pages.common import (
@@ -124,12 +125,9 @@ def penalties(request: HttpRequest, tournament_id: int) -> HttpResponse:
     the log as CSV in the active language."""
     tournament = judged_tournament(request, tournament_id)
     if request.GET.get("format") == "csv":
-        response = HttpResponse(
-            "\ufeff" + services.penalties_csv(tournament), content_type="text/csv; charset=utf-8"
+        return csv_response(
+            services.penalties_csv(tournament), f"tournament-{tournament.pk}-penalties.csv"
         )
-        filename = f"tournament-{tournament.pk}-penalties.csv"
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
     names = selectors.names_by_entry(tournament)
     entries = sorted(names.items(), key=lambda item: item[1].casefold())
     rounds = [r.number for r in selectors.rounds_visible(tournament=tournament, user=request.user)]

@@ -270,6 +270,7 @@ def entries_import(request: HttpRequest, tournament_id: int) -> HttpResponse:
             result = services.entries_import(
                 tournament=tournament,
                 text=form.cleaned_data["text"],
+                data=form.cleaned_data["data"],
                 dry_run=not save,
                 by=request.user,
             )
@@ -283,8 +284,8 @@ def entries_import(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 return redirect(detail_url(tournament))
             if save:
                 messages.error(request, _("Nothing was saved: correct the rows with errors."))
-            # An uploaded file goes into the text box, so "Import" sends the same rows.
-            form = ImportForm({"text": form.cleaned_data["text"]})
+            # An uploaded file goes into the text box (as read), so "Import" sends the same rows.
+            form = ImportForm({"text": result.text})
             form.is_valid()
     context = {"tournament": tournament, "form": form, "result": result}
     return render(request, "tournaments/organiser/import.html", context)

@@ -17,6 +17,7 @@ from tournaments.domain.first_player import POLICIES
 from tournaments.domain.standings import TIEBREAKERS
 from tournaments.models import StaffRole
 from tournaments.pages.common import set_choices
+from tournaments.services import IMPORT_MAX_BYTES
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -225,7 +226,9 @@ class DiscardForm(UnpublishForm):
 
 class ImportForm(forms.Form):
     """A list of players to import: pasted text or an uploaded CSV file (name, e-mail, deck
-    list)."""
+    list). An uploaded file is refused by its size before it is read (at most
+    ``services.IMPORT_MAX_BYTES``); its bytes go to ``cleaned_data["data"]`` undecoded (the
+    service detects the encoding)."""
 
     text = forms.CharField(
         label=_("Players (one per line: name, e-mail, deck list)"),
@@ -233,8 +236,8 @@ class ImportForm(forms.Form):
         strip=False,
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
         help_text=_(
-            "CSV with comma or semicolon; the e-mail and the deck list may be empty; a deck list "
-            "of several lines goes in quotes."
+            "CSV with comma, semicolon or tab; the e-mail and the deck list may be empty; a deck "
+            "list of several lines goes in quotes."
         ),
     )
     file = forms.FileField(label=_("Or upload a CSV file"), required=False)
@@ -242,11 +245,15 @@ class ImportForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         upload = cleaned.get("file")
+        cleaned["data"] = None
         if upload:
-            if upload.size > 2_000_000:
-                raise forms.ValidationError(_("The file is too large."))
-            cleaned["text"] = upload.read().decode("utf-8-sig", errors="replace")
-        if not (cleaned.get("text") or "").strip():
+            if upload.size > IMPORT_MAX_BYTES:
+                raise forms.ValidationError(
+                    _("The file is too large: at most %(kib)s KiB.")
+                    % {"kib": IMPORT_MAX_BYTES // 1024}
+                )
+            cleaned["data"] = upload.read()
+        elif not (cleaned.get("text") or "").strip():
             raise forms.ValidationError(_("Paste the list or choose a file."))
         return cleaned
 

@@ -44,6 +44,7 @@ from tournaments.services.deck_lists import (
     entry_is_pairable,
 )
 from tournaments.services.desk import (
+    IMPORT_MAX_BYTES,
     entries_drop_not_checked_in,
     entries_import,
     entry_check_in,
@@ -191,6 +192,7 @@ __all__ = [
     "round_swap_pairings",
     "round_unpublish",
     "same_name_entries",
+    "IMPORT_MAX_BYTES",
     "staff_appoint",
     "staff_remove",
     "standings_claim_recompute",

@@ -158,26 +158,21 @@ def _validate(
         ) from None
 
 
-def _new_version(
+def _submission(
     tournament: Tournament,
-    member: EntryMember,
+    member: EntryMember | None,
     result: ValidationResult,
     *,
+    version: int,
     text: str | None,
     data: Mapping[str, Any] | None,
     by: Any,
 ) -> DeckSubmission:
-    """The member's next version (unsaved), made current; the older versions stop being."""
-    previous = (
-        DeckSubmission.objects.select_for_update()
-        .filter(member=member)
-        .order_by("-version")
-        .first()
-    )
-    DeckSubmission.objects.filter(member=member, is_current=True).update(is_current=False)
+    """Version ``version`` of the member's list (unsaved, current) from its ``result``
+    (``member`` ``None``: set by the caller before saving)."""
     sub = DeckSubmission(
         member=member,
-        version=(previous.version + 1) if previous else 1,
+        version=version,
         text=text or "",
         data=_resolved_sections(result) if text is not None else dict(data or {}),
         format_slug=tournament.format.slug,
@@ -195,6 +190,54 @@ def _new_version(
     if text is None:
         sub.data = {"input": dict(data or {}), "resolved": _resolved_sections(result)}
     return sub
+
+
+def _new_version(
+    tournament: Tournament,
+    member: EntryMember,
+    result: ValidationResult,
+    *,
+    text: str | None,
+    data: Mapping[str, Any] | None,
+    by: Any,
+) -> DeckSubmission:
+    """The member's next version (unsaved), made current; the older versions stop being."""
+    previous = (
+        DeckSubmission.objects.select_for_update()
+        .filter(member=member)
+        .order_by("-version")
+        .first()
+    )
+    DeckSubmission.objects.filter(member=member, is_current=True).update(is_current=False)
+    version = (previous.version + 1) if previous else 1
+    return _submission(tournament, member, result, version=version, text=text, data=data, by=by)
+
+
+def deck_check_text(*, tournament: Tournament, text: str) -> ValidationResult:
+    """Validate a deck list under the tournament's format without storing anything (the
+    import preview; ``decks.services.validation.deck_validate``).
+
+    Raises ``ValidationFailed("deck_input")`` (an empty or unreadable list) and
+    ``InvalidState("unknown_format")``.
+    """
+    return _validate(tournament, text, None)
+
+
+def deck_first_version_drafts(
+    *,
+    tournament: Tournament,
+    lists: Sequence[tuple[str, ValidationResult]],
+    by: Any = None,
+) -> list[DeckSubmission]:
+    """Version 1 of each ``(text, result)`` list (``result`` from :func:`deck_check_text`),
+    unsaved and without its member: for members registered in the same transaction (no
+    partner, no older version). The caller sets ``member``, stores them all with one
+    ``bulk_create`` while it holds the tournament's lock, and has checked that lists may still
+    be submitted. Building them before taking the lock keeps the locked part short."""
+    return [
+        _submission(tournament, None, result, version=1, text=text, data=None, by=by)
+        for text, result in lists
+    ]
 
 
 @transaction.atomic

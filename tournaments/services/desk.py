@@ -8,34 +8,47 @@ result reporting: deck lists).
 
 from __future__ import annotations
 
-import csv
-import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from hkk_tournament.errors import (
-    ApplicationError,
-    InvalidState,
-    ValidationFailed,
+from decks.domain.types import Verdict
+from decks.domain.validate import ValidationResult
+from hkk_tournament.errors import ApplicationError, InvalidState, ValidationFailed
+from tournaments.models import (
+    DeckSubmission,
+    Entry,
+    EntryMember,
+    Player,
+    Tournament,
+    TournamentAction,
 )
-from tournaments.domain.names import normalise_name
-from tournaments.models import Entry, EntryMember, Tournament, TournamentAction
+from tournaments.models.entries import name_key
 from tournaments.services._common import last_round, lock_tournament, require_status
-from tournaments.services.deck_lists import deck_submit
-from tournaments.services.registration import entry_register_player, require_kind
+from tournaments.services.csv_files import decode_csv_bytes, read_csv_rows
+from tournaments.services.deck_lists import deck_check_text, deck_first_version_drafts
+from tournaments.services.registration import require_kind
 
 S = Tournament.Status
 A = TournamentAction.Kind
 
 #: Most rows one import takes (a bound on hostile input).
 IMPORT_MAX_ROWS = 512
+
+#: Largest uploaded player list (bytes); the pages and the API refuse a bigger one unread.
+IMPORT_MAX_BYTES = 2_000_000
+
+#: Longest player name (``Player.display_name``) and e-mail address (``Player.email``).
+NAME_MAX_LENGTH = Player._meta.get_field("display_name").max_length or 120
+EMAIL_MAX_LENGTH = Player._meta.get_field("email").max_length or 254
 
 
 def _by(user: Any) -> Any:
@@ -140,22 +153,57 @@ def entry_readd(*, entry: Entry, by: Any = None, reason: str = "") -> Entry:
 # --- duplicate names ---------------------------------------------------------------------
 
 
+def registered_names(
+    tournament: Tournament, names: Iterable[str], *, exclude: int | None = None
+) -> dict[str, list[str]]:
+    """The event's entry and player names equal to any of ``names`` once normalised
+    (``tournaments.models.entries.name_key``): ``{key: [name as registered, …]}``, each name
+    once. One indexed query (the stored ``name_key`` of entries and players), whatever the
+    field size; ``exclude`` leaves one entry (and its players) out. A name with a NUL character
+    (which PostgreSQL cannot hold) matches nothing."""
+    keys = {k for k in (name_key(n) for n in names) if k and "\x00" not in k}
+    if not keys:
+        return {}
+    entries = Entry.objects.filter(tournament=tournament, name_key__in=keys)
+    members = EntryMember.objects.filter(tournament=tournament, player__name_key__in=keys)
+    if exclude is not None:
+        entries = entries.exclude(pk=exclude)
+        members = members.exclude(entry_id=exclude)
+    found: dict[str, list[str]] = {}
+    rows = (
+        entries.order_by()
+        .values_list("name_key", "name")
+        .union(members.order_by().values_list("player__name_key", "player__display_name"))
+    )
+    for key, name in sorted(rows, key=lambda r: (r[0], r[1])):
+        found.setdefault(key, []).append(name)
+    return found
+
+
 def same_name_entries(
     tournament: Tournament, name: str, *, exclude: int | None = None
 ) -> list[str]:
     """Names of the event's entries and players equal to ``name`` once normalised
-    (``tournaments.domain.names.normalise_name``): the desk's duplicate warning."""
-    key = normalise_name(name)
-    if not key:
-        return []
-    found: list[str] = []
-    members = EntryMember.objects.filter(tournament=tournament).select_related("player", "entry")
-    for m in members:
-        if exclude is not None and m.entry_id == exclude:
-            continue
-        for candidate in (m.player.display_name, m.entry.name):
-            if normalise_name(candidate) == key and candidate not in found:
-                found.append(candidate)
+    (:func:`registered_names`): the desk's duplicate warning."""
+    return registered_names(tournament, [name], exclude=exclude).get(name_key(name), [])
+
+
+def registered_emails(tournament: Tournament, emails: Iterable[str]) -> dict[str, list[str]]:
+    """Players of the event whose e-mail equals one of ``emails`` (case ignored):
+    ``{e-mail in lower case: [player name, …]}``. One query."""
+    keys = {e.strip().lower() for e in emails if e.strip() and "\x00" not in e}
+    if not keys:
+        return {}
+    rows = (
+        EntryMember.objects.filter(tournament=tournament)
+        .annotate(email_key=Lower("player__email"))
+        .filter(email_key__in=keys)
+        .order_by("player__display_name")
+        .values_list("email_key", "player__display_name")
+    )
+    found: dict[str, list[str]] = {}
+    for key, name in rows:
+        found.setdefault(key, []).append(name)
     return found
 
 
@@ -183,34 +231,47 @@ class ImportRow:
 @dataclass
 class ImportResult:
     """``rows`` with their errors and warnings; ``saved`` is ``True`` only when every row was
-    valid and ``dry_run`` was off (all or nothing: one bad row saves nothing)."""
+    valid and ``dry_run`` was off (all or nothing: one bad row saves nothing). ``encoding``:
+    how an uploaded file was read (``csv_files.ENCODING_LABELS``; empty for pasted text);
+    ``text``: the list as read, for the form to send again."""
 
     rows: list[ImportRow]
     saved: bool
+    encoding: str = ""
+    text: str = ""
 
     @property
     def ok(self) -> bool:
         return bool(self.rows) and not any(r.errors for r in self.rows)
 
 
+def _row(line: int, cells: list[str]) -> ImportRow:
+    row = ImportRow(
+        line=line,
+        name=cells[0],
+        email=cells[1] if len(cells) > 1 else "",
+        deck=cells[2] if len(cells) > 2 else "",
+    )
+    if len(cells) > 3 and any(cells[3:]):
+        row.errors.append(gettext("Too many columns: give name, e-mail and deck list."))
+    return row
+
+
 def parse_player_list(text: str) -> list[ImportRow]:
-    """CSV rows ``name, e-mail, deck list`` (comma or semicolon separated, the e-mail and the
-    deck list optional; a deck list spanning lines is quoted). A first row whose first cell is
-    ``name``/``név`` is a header. Blank rows are skipped.
+    """CSV rows ``name, e-mail, deck list`` (comma, semicolon or tab separated, sniffed; any
+    line ending; the e-mail and the deck list optional; a deck list spanning lines is quoted;
+    ``csv_files.read_csv_rows``). A first row whose first cell is ``name``/``név`` is a header.
+    Blank rows are skipped. A row that cannot be read (bad quoting, an oversize cell) is kept
+    with its error, and the rows after it are read on.
 
     Raises ``ValidationFailed("import_too_long")`` past :data:`IMPORT_MAX_ROWS` rows.
     """
-    sample = text[:2048]
-    delimiter = ";" if sample.count(";") > sample.count(",") else ","
     rows: list[ImportRow] = []
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    end = 0
-    for cells in reader:
-        start, end = end + 1, reader.line_num
-        cells = [c.strip() for c in cells]
-        if not any(cells):
+    for csv_row in read_csv_rows(text):
+        cells = [c.strip() for c in csv_row.cells]
+        if not csv_row.error and not any(cells):
             continue
-        if not rows and cells[0].casefold() in ("name", "név", "nev"):
+        if not rows and cells and cells[0].casefold() in ("name", "név", "nev"):
             continue
         if len(rows) >= IMPORT_MAX_ROWS:
             raise ValidationFailed(
@@ -218,98 +279,191 @@ def parse_player_list(text: str) -> list[ImportRow]:
                 _("At most %(max)s players can be imported at once.") % {"max": IMPORT_MAX_ROWS},
                 {"max": IMPORT_MAX_ROWS},
             )
-        row = ImportRow(
-            line=start,
-            name=cells[0],
-            email=cells[1] if len(cells) > 1 else "",
-            deck=cells[2] if len(cells) > 2 else "",
-        )
-        if len(cells) > 3 and any(cells[3:]):
-            row.errors.append(gettext("Too many columns: give name, e-mail and deck list."))
-        rows.append(row)
+        if csv_row.error:
+            rows.append(ImportRow(csv_row.line, "", "", "", errors=[csv_row.error]))
+        else:
+            rows.append(_row(csv_row.line, cells))
     return rows
 
 
-class _RollbackError(Exception):
-    pass
-
-
-def _check_row(tournament: Tournament, row: ImportRow, seen: dict[str, int]) -> None:
+def _check_cells(row: ImportRow) -> None:
+    if "\x00" in row.name + row.email + row.deck:
+        row.errors.append(gettext("This row contains a character that cannot be stored."))
     if not row.name:
         row.errors.append(gettext("The name is missing."))
+    elif len(row.name) > NAME_MAX_LENGTH:
+        row.errors.append(
+            gettext("The name is too long (at most %(max)s characters).") % {"max": NAME_MAX_LENGTH}
+        )
+    if "\n" in row.name or "\n" in row.email:
+        row.errors.append(
+            gettext("A name or e-mail address cannot span lines: check the quotation marks.")
+        )
     if row.email:
         try:
+            if len(row.email) > EMAIL_MAX_LENGTH:
+                raise ValidationError("too long")
             validate_email(row.email)
         except ValidationError:
             row.errors.append(gettext("This is not a valid e-mail address."))
-    key = normalise_name(row.name)
-    if key in seen:
-        row.warnings.append(gettext("Same name as line %(line)s.") % {"line": seen[key]})
-    elif key:
-        seen[key] = row.line
-        same = same_name_entries(tournament, row.name)
-        if same:
+
+
+def _flag_duplicates(tournament: Tournament, rows: list[ImportRow]) -> None:
+    """Warnings for names and e-mails repeated in the list or already in the event (two
+    queries in all: :func:`registered_names`, :func:`registered_emails`)."""
+    names = registered_names(tournament, [r.name for r in rows if r.name])
+    emails = registered_emails(tournament, [r.email for r in rows if r.email])
+    seen_names: dict[str, int] = {}
+    seen_emails: dict[str, int] = {}
+    for row in rows:
+        key, mail = name_key(row.name), row.email.strip().lower()
+        if key in seen_names:
+            row.warnings.append(gettext("Same name as line %(line)s.") % {"line": seen_names[key]})
+        elif key:
+            seen_names[key] = row.line
+            if key in names:
+                row.warnings.append(
+                    gettext("Already registered with this name: %(names)s.")
+                    % {"names": ", ".join(names[key])}
+                )
+        if mail in seen_emails:
             row.warnings.append(
-                gettext("Already registered with this name: %(names)s.")
-                % {"names": ", ".join(same)}
+                gettext("Same e-mail address as line %(line)s.") % {"line": seen_emails[mail]}
             )
+        elif mail:
+            seen_emails[mail] = row.line
+            if mail in emails:
+                row.warnings.append(
+                    gettext("This e-mail address is already registered: %(names)s.")
+                    % {"names": ", ".join(emails[mail])}
+                )
+
+
+def _check_room(tournament: Tournament, rows: list[ImportRow]) -> None:
+    cap = tournament.max_entries
+    if not cap:
+        return
+    room = cap - tournament.entries.filter(dropped_after_round=None).count()
+    for row in rows:
+        if row.errors:
+            continue
+        if room <= 0:
+            row.errors.append(
+                gettext("The event is full: at most %(cap)s entries may register.") % {"cap": cap}
+            )
+        room -= 1
+
+
+def _check_decks(tournament: Tournament, rows: list[ImportRow]) -> dict[int, ValidationResult]:
+    """Validate each row's deck list (nothing stored); the results by row line."""
+    results: dict[int, ValidationResult] = {}
+    late = tournament.deck_deadline is not None and timezone.now() > tournament.deck_deadline
+    for row in rows:
+        if not row.deck or row.errors:
+            continue
+        if late:
+            row.errors.append(gettext("The deck list deadline has passed."))
+            continue
+        try:
+            result = deck_check_text(tournament=tournament, text=row.deck)
+        except ApplicationError as exc:
+            row.errors.append(str(exc.message))
+            continue
+        results[row.line] = result
+        row.deck_legal = result.status == Verdict.LEGAL
+        row.deck_status = str(result.status)
+        row.deck_unknown_cards = list(result.unknown_cards)
+    return results
+
+
+def _open_for_import(tournament: Tournament) -> None:
+    require_status(tournament, S.DRAFT, S.REGISTRATION)
+    require_kind(tournament, Tournament.Kind.INDIVIDUAL)
+
+
+@transaction.atomic
+def _save_rows(
+    tournament: Tournament, rows: list[ImportRow], decks: dict[int, ValidationResult], by: Any
+) -> None:
+    """Register every row in one transaction; the event's lock is held only for the part that
+    depends on its state (status and player cap checked again, then one ``INSERT`` each for
+    entries, members and deck lists). The players and the deck lists' rows are built and the
+    players inserted before the lock: nobody sees them before the commit."""
+    players = Player.objects.bulk_create(
+        [Player(display_name=r.name, email=r.email, name_key=name_key(r.name)) for r in rows]
+    )
+    with_deck = [r for r in rows if r.deck]
+    drafts = deck_first_version_drafts(
+        tournament=tournament, lists=[(r.deck, decks[r.line]) for r in with_deck], by=_by(by)
+    )
+    locked = lock_tournament(tournament)
+    _open_for_import(locked)
+    cap = locked.max_entries
+    if cap and locked.entries.filter(dropped_after_round=None).count() + len(rows) > cap:
+        raise InvalidState(
+            "event_full",
+            _("The event is full: at most %(cap)s entries may register.") % {"cap": cap},
+            {"max_entries": cap},
+        )
+    entries = Entry.objects.bulk_create(
+        [Entry(tournament=locked, name=r.name, name_key=name_key(r.name)) for r in rows]
+    )
+    members = EntryMember.objects.bulk_create(
+        [
+            EntryMember(entry=e, tournament=locked, player=p, seat=EntryMember.Seat.A)
+            for e, p in zip(entries, players, strict=True)
+        ]
+    )
+    member_of = {r.line: m for r, m in zip(rows, members, strict=True)}
+    for row, draft in zip(with_deck, drafts, strict=True):
+        draft.member = member_of[row.line]
+    DeckSubmission.objects.bulk_create(drafts)
+    for row, entry in zip(rows, entries, strict=True):
+        row.entry = entry.pk
 
 
 def entries_import(
-    *, tournament: Tournament, text: str, dry_run: bool = True, by: Any = None
+    *,
+    tournament: Tournament,
+    text: str | None = None,
+    data: bytes | None = None,
+    dry_run: bool = True,
+    by: Any = None,
 ) -> ImportResult:
     """Register the players of a list (:func:`parse_player_list`) in a single-player event,
     each with its deck list when given (stored even when not legal, as a submission is).
+    ``text`` is pasted CSV; ``data`` an uploaded file's bytes, decoded by
+    ``csv_files.decode_csv_bytes`` (UTF-8, UTF-16, Windows-1250, ISO-8859-2).
 
-    All or nothing: every row is checked (name, e-mail, the player cap, duplicates as a
-    warning) and registered inside one transaction; when any row has an error, or with
-    ``dry_run`` (the preview), the transaction is rolled back and nothing is saved. The rows
-    carry their errors, warnings and whether the deck list is legal.
+    Every row is checked first without any lock (name, e-mail, the player cap, each deck
+    list; names and e-mails repeated in the list or already in the event as warnings, by two
+    indexed queries). The preview (``dry_run``) stops there and writes nothing. Otherwise, when
+    no row has an error, all rows are registered in one short transaction under the event's
+    lock (:func:`_save_rows`); all or nothing.
 
     Raises:
-        InvalidState: ``tournament_status``.
+        InvalidState: ``tournament_status``, ``event_full`` (filled up since the check).
         ValidationFailed: ``wrong_entry_kind`` (pair events take teams), ``import_empty``,
-            ``import_too_long``.
+            ``import_too_long``, ``csv_encoding`` (an upload in no supported encoding).
     """
-    rows = parse_player_list(text or "")
+    encoding = ""
+    if data is not None:
+        text, encoding = decode_csv_bytes(data)
+    text = text or ""
+    rows = parse_player_list(text)
     if not rows:
         raise ValidationFailed("import_empty", _("The list has no players."), {})
-    result = ImportResult(rows=rows, saved=False)
-    try:
-        with transaction.atomic():
-            locked = lock_tournament(tournament)
-            require_status(locked, S.DRAFT, S.REGISTRATION)
-            require_kind(locked, Tournament.Kind.INDIVIDUAL)
-            seen: dict[str, int] = {}
-            for row in rows:
-                _check_row(locked, row, seen)
-                if row.errors:
-                    continue
-                try:
-                    with transaction.atomic():
-                        entry = entry_register_player(
-                            tournament=locked, player_name=row.name, email=row.email
-                        )
-                        row.entry = entry.pk
-                        if row.deck:
-                            player = entry.members.get().player
-                            sub = deck_submit(
-                                tournament=locked,
-                                entry=entry,
-                                player=player,
-                                text=row.deck,
-                                by=by,
-                            )
-                            row.deck_legal = bool(sub.legal)
-                            row.deck_status = sub.verdict
-                            row.deck_unknown_cards = sub.unknown_cards
-                except ApplicationError as exc:
-                    row.errors.append(str(exc.message))
-            if dry_run or not result.ok:
-                raise _RollbackError
-            result.saved = True
-    except _RollbackError:
-        if not result.saved:
-            for row in rows:
-                row.entry = None
+    current = Tournament.objects.select_related("format").get(pk=tournament.pk)
+    _open_for_import(current)
+    for row in rows:
+        if not row.errors:
+            _check_cells(row)
+    _flag_duplicates(current, rows)
+    _check_room(current, rows)
+    decks = _check_decks(current, rows)
+    result = ImportResult(rows=rows, saved=False, encoding=encoding, text=text)
+    if dry_run or not result.ok:
+        return result
+    _save_rows(current, rows, decks, by)
+    result.saved = True
     return result

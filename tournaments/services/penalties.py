@@ -6,7 +6,6 @@ notes; deck checks with a penalty are logged here too; the log is exported as CS
 
 from __future__ import annotations
 
-import csv
 import io
 from typing import Any
 
@@ -19,6 +18,7 @@ from hkk_tournament.errors import ValidationFailed
 from tournaments import selectors
 from tournaments.models import DeckCheck, Entry, Penalty, Round, Tournament
 from tournaments.services._common import lock_tournament
+from tournaments.services.csv_files import SafeCsvWriter
 
 
 def _choice(value: str, choices: Any, field: str) -> str:
@@ -108,7 +108,7 @@ def penalties_csv(tournament: Tournament) -> str:
     infraction, penalty, judge, notes."""
     names = selectors.names_by_entry(tournament)
     out = io.StringIO()
-    w = csv.writer(out)
+    w = SafeCsvWriter(out)
     w.writerow(
         [
             gettext("Time"),

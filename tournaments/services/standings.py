@@ -6,7 +6,6 @@ tiebreakers); Magic Tournament Rules, appendix C (tiebreakers).
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import timedelta
 from typing import Any
@@ -22,29 +21,7 @@ from tournaments.domain.match_structure import MatchStructure, PolicyCode
 from tournaments.domain.types import StandingRow
 from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.services._common import scoring_for
-
-#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection").
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_safe_cell(value: Any) -> Any:
-    """``value`` made safe for a spreadsheet: a text cell starting with ``=``, ``+``, ``-``,
-    ``@``, a tab or a carriage return gets a leading ``'`` so Excel, LibreOffice and Google
-    Sheets show it as text instead of running it as a formula (OWASP "CSV Injection").
-    Numbers and other non-text values are returned unchanged."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-class _SafeCsvWriter:
-    """A ``csv.writer`` whose every cell goes through :func:`csv_safe_cell`."""
-
-    def __init__(self, out: io.StringIO) -> None:
-        self._writer = csv.writer(out)
-
-    def writerow(self, row: list[Any]) -> None:
-        self._writer.writerow([csv_safe_cell(cell) for cell in row])
+from tournaments.services.csv_files import SafeCsvWriter
 
 
 def _listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
@@ -265,7 +242,7 @@ def pairings_csv(round: Round) -> str:
     """The tables of a round as CSV (header in the active language): table, both entries,
     game wins, draws and match points."""
     out = io.StringIO()
-    w = _SafeCsvWriter(out)
+    w = SafeCsvWriter(out)
     w.writerow(
         [
             gettext("Table"),
@@ -299,7 +276,7 @@ def standings_csv(tournament: Tournament) -> str:
     dropped. Every header is in the active language (the request's language: its cookie or
     ``Accept-Language``), tiebreakers by their translated labels."""
     out = io.StringIO()
-    w = _SafeCsvWriter(out)
+    w = SafeCsvWriter(out)
     codes = list(tournament.tiebreakers)
     labels = selectors.tiebreaker_labels()
     w.writerow(

@@ -141,7 +141,7 @@ def test_csv_exports_neutralise_spreadsheet_formulas(api, owner):
 
 
 def test_csv_safe_cell_leaves_numbers_and_plain_text():
-    from tournaments.services.standings import csv_safe_cell
+    from tournaments.services.csv_files import csv_safe_cell
 
     assert csv_safe_cell(-3) == -3 and csv_safe_cell("7/3") == "7/3"
     assert csv_safe_cell("\tx") == "'\tx" and csv_safe_cell("\rx") == "'\rx"

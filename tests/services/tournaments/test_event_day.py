@@ -20,7 +20,15 @@ from tests.factories import (
 from tests.services.tournaments.helpers import finish_round, play
 from tournaments import services
 from tournaments.domain.names import duplicates, normalise_name
-from tournaments.models import Entry, Player, Round, RoundSeat, Tournament, TournamentAction
+from tournaments.models import (
+    DeckSubmission,
+    Entry,
+    Player,
+    Round,
+    RoundSeat,
+    Tournament,
+    TournamentAction,
+)
 
 pytestmark = pytest.mark.django_db
 A = TournamentAction.Kind
@@ -230,6 +238,12 @@ def test_import_previews_then_saves_all_or_nothing() -> None:
     assert bad.rows[-1].errors
     done = services.entries_import(tournament=t, text=text, dry_run=False)
     assert done.saved and t.entries.count() == 3
+    assert done.rows[0].entry is not None
+    kovacs = Entry.objects.get(pk=done.rows[0].entry)
+    (stored,) = DeckSubmission.objects.filter(member__entry=kovacs)
+    assert (stored.version, stored.is_current, stored.legal) == (1, True, True)
+    assert stored.status == "legal" and stored.data
+    assert stored.member.player.email == "kp@example.com"
 
 
 def test_claim_code_links_the_player_to_an_account() -> None:
