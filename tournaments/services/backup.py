@@ -68,6 +68,7 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
+from tournaments.models.entries import name_key
 from tournaments.services.backup_checks import check_backup
 
 BACKUP_KIND = "hkk-tournament-event"
@@ -221,6 +222,23 @@ class Restored:
     users_matched: list[str]
 
 
+def _refresh_name_keys(tournament_pk: int, objects: list[dict[str, Any]]) -> None:
+    """Recompute the duplicate check's ``name_key`` of the restored players and entries.
+
+    Rows are written raw (no ``save()``), so the stored keys would be the file's: empty in a
+    backup made before the keys existed, anything at all in an edited one.
+    """
+    player_ids = [o["pk"] for o in objects if o["model"] == "tournaments.player"]
+    players = list(Player.objects.filter(pk__in=player_ids))
+    for player in players:
+        player.name_key = name_key(player.display_name)
+    Player.objects.bulk_update(players, ["name_key"], batch_size=2000)
+    entries = list(Entry.objects.filter(tournament_id=tournament_pk))
+    for entry in entries:
+        entry.name_key = name_key(entry.name)
+    Entry.objects.bulk_update(entries, ["name_key"], batch_size=2000)
+
+
 def event_restore(*, document: Any) -> Restored:
     """Write the event of a backup ``document`` (from :func:`event_backup`) into this database.
 
@@ -261,6 +279,7 @@ def event_restore(*, document: Any) -> Restored:
             _refuse_existing(objects, labels)
             created, matched = _restore_users(checked.users)
             _restore_rows(objects)
+            _refresh_name_keys(checked.tournament_pk, objects)
     except IntegrityError as exc:  # a row or user name written meanwhile by someone else
         raise Conflict(
             "backup_refused_by_database",

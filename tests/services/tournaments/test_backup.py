@@ -19,7 +19,8 @@ from hkk_tournament.errors import Conflict, ValidationFailed
 from tests.api.tournaments.helpers import play_round, url
 from tests.factories import UserFactory, ensure_format, make_tournament
 from tournaments import services
-from tournaments.models import StaffRole, Tournament
+from tournaments.models import Entry, Player, StaffRole, Tournament
+from tournaments.models.entries import name_key
 from tournaments.services.backup import EVENT_MODELS, event_backup, event_restore
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -166,3 +167,22 @@ def test_every_model_of_the_tournaments_app_is_in_the_backup():
     from django.apps import apps
 
     assert set(apps.get_app_config("tournaments").get_models()) == set(EVENT_MODELS)
+
+
+def test_a_restore_recomputes_the_duplicate_checks_name_keys(catalogue):
+    """Rows are written raw, so an old backup (no keys) or an edited one (wrong keys) would leave
+    the import's duplicate check blind; the restore computes every key from the names."""
+    t = _build_event()
+    document = event_backup(tournament=t)
+    keyed = {o["model"] for o in document["objects"] if "name_key" in o["fields"]}
+    assert keyed == {"tournaments.player", "tournaments.entry"}
+    for o in document["objects"]:
+        if "name_key" in o["fields"]:
+            o["fields"]["name_key"] = "wrong"
+    call_command("flush", interactive=False, verbosity=0)
+    ensure_format("hkk")
+    restored = event_restore(document=document).tournament
+    entries = Entry.objects.filter(tournament=restored)
+    assert entries and all(e.name_key == name_key(e.name) for e in entries)
+    players = Player.objects.filter(memberships__entry__tournament=restored).distinct()
+    assert players and all(p.name_key == name_key(p.display_name) for p in players)
