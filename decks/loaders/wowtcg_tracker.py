@@ -72,6 +72,7 @@ __all__ = [
     "parse_tracker_cards",
     "parse_tracker_prints",
     "races_of",
+    "requires_from_tokens",
     "tracker_only_cards",
 ]
 
@@ -277,7 +278,11 @@ def _classify(token: str) -> str | None:
     return None
 
 
-def _requires(tokens: Iterable[str]) -> dict[str, frozenset[str]]:
+def requires_from_tokens(tokens: Iterable[str]) -> dict[str, frozenset[str]]:
+    """ "… Hero Required" tokens as ``Card.requires``: each token classified as class,
+    faction, race, talent (Traitor, Loyal included), profession or allegiance (Scourge,
+    Monster); unknown tokens are dropped. ``["Holy", "Orc"]`` → ``{"race": {"Orc"},
+    "talent": {"Holy"}}``."""
     found: dict[str, set[str]] = {}
     for token in tokens:
         kind = _classify(token)
@@ -354,7 +359,7 @@ def _tracker_card(row: TrackerCard, printings: list[tuple[str, str, str]]) -> Ca
         class_icons=icons,
         faction=faction,
         hero_traits=traits,
-        requires={} if row.category == "Hero" else _requires(row.hero_required),
+        requires={} if row.category == "Hero" else requires_from_tokens(row.hero_required),
         unlimited=False,
         rarity=_RARITY.get(first[2], first[2]),
         copy_group=normalize_name(row.name),
