@@ -392,7 +392,8 @@ def _parse_all(
     cards = [_with_legalities(card, tags.get(normalize_name(card.name), ())) for card in cards]
     known = {normalize_name(card.name) for card in cards}
     for card in cards:
-        known.update(normalize_name(str(a)) for a in card.attributes.get(ALIASES, ()) or ())
+        spellings: Any = card.attributes.get(ALIASES, ())
+        known.update(normalize_name(str(a)) for a in spellings or ())
     known.update(spelling)
     extra = apply_card_facts(
         tracker_only_cards(rows, printings, known),

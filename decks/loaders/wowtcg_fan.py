@@ -65,7 +65,9 @@ def _card(record: Mapping[str, Any], edition: str, source: str, where: str) -> C
     name = str(record.get("name") or "").strip()
     card_type = str(record.get("type") or "").strip()
     if not name or card_type not in _TYPES:
-        raise CatalogueFormatError(f"{where}: a card needs a 'name' and a 'type' of {sorted(_TYPES)}")
+        raise CatalogueFormatError(
+            f"{where}: a card needs a 'name' and a 'type' of {sorted(_TYPES)}"
+        )
     faction = str(record.get("faction") or "").strip()
     if faction and faction not in _FACTIONS:
         raise CatalogueFormatError(f"{where}: 'faction' must be Horde, Alliance or empty")
@@ -94,7 +96,10 @@ def _card(record: Mapping[str, Any], edition: str, source: str, where: str) -> C
                 traits[key] = frozenset(_list(record.get(column)))
     elif card_type == "Ally":
         attributes["ally_class"] = sorted(classes)
-    digest = hashlib.sha1(f"{edition}\n{normalize_name(name)}".encode()).hexdigest()  # noqa: S324
+    requires = (
+        {} if card_type == "Hero" else requires_from_tokens(_list(record.get("hero_required")))
+    )
+    digest = hashlib.sha1(f"{edition}\n{normalize_name(name)}".encode()).hexdigest()
     return Card(
         id="fan-" + digest[:12],
         game="wow",
@@ -105,7 +110,7 @@ def _card(record: Mapping[str, Any], edition: str, source: str, where: str) -> C
         class_icons=classes if card_type not in ("Hero", "Ally") else frozenset(),
         faction=(faction or None) if card_type != "Hero" else None,
         hero_traits=traits,
-        requires={} if card_type == "Hero" else requires_from_tokens(_list(record.get("hero_required"))),
+        requires=requires,
         unlimited=_flag(record.get("unlimited"), where),
         rarity=str(record.get("rarity") or "").strip(),
         copy_group=normalize_name(name),

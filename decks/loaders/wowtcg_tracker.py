@@ -293,7 +293,7 @@ def requires_from_tokens(tokens: Iterable[str]) -> dict[str, frozenset[str]]:
 
 def card_id(name: str) -> str:
     """The stable id of a Tracker-only card: ``trk-`` + 12 hex digits of SHA-1(normalised)."""
-    digest = hashlib.sha1(normalize_name(name).encode("utf-8")).hexdigest()  # noqa: S324
+    digest = hashlib.sha1(normalize_name(name).encode("utf-8")).hexdigest()
     return "trk-" + digest[:12]
 
 

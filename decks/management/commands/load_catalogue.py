@@ -24,9 +24,9 @@ from decks.services.catalogue_sync import catalogue_sync
 
 def bundled_catalogues():
     """Yield ``(game_slug, cards, edition_names, edition table)`` for every bundled catalogue:
-    WoW TCG (CSV + Tracker print list, set table with blocks and release dates), HKK (sample + name-only entries of the usage
-    statistics, ``hkk.parse_bundled``, plus the FAQ-named cards, ``hkk_faq.with_faq_named``;
-    every edition with its release date) and Blue Moon."""
+    WoW TCG (CSV + Tracker print list, set table with blocks and release dates), HKK (sample +
+    name-only entries of the usage statistics, ``hkk.parse_bundled``, plus the FAQ-named cards,
+    ``hkk_faq.with_faq_named``; every edition with its release date) and Blue Moon."""
     wow_cards = wowtcg.parse_bundled()
     yield "wow", wow_cards, wowtcg.editions(wow_cards), wowtcg.parse_sets()
     hkk_cards = hkk_faq.with_faq_named(hkk.parse_bundled())

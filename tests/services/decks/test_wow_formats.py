@@ -82,12 +82,22 @@ FAN = {
     "edition": "Próba Kiegészítő",
     "source": "WoW TCG revival test set, made for this test (CC0)",
     "cards": [
-        {"name": "Próba Orc Harcos", "type": "Ally", "race": "Orc", "classes": ["Warrior"],
-         "number": "1", "cost": "2"},
-        {"name": "Próba Ütés", "type": "Ability", "classes": ["Warrior"], "number": "2",
-         "hero_required": ["Arms"]},
-        {"name": "Próba Sereg", "type": "Ally", "race": "Orc", "unlimited": True,
-         "number": "3"},
+        {
+            "name": "Próba Orc Harcos",
+            "type": "Ally",
+            "race": "Orc",
+            "classes": ["Warrior"],
+            "number": "1",
+            "cost": "2",
+        },
+        {
+            "name": "Próba Ütés",
+            "type": "Ability",
+            "classes": ["Warrior"],
+            "number": "2",
+            "hero_required": ["Arms"],
+        },
+        {"name": "Próba Sereg", "type": "Ally", "race": "Orc", "unlimited": True, "number": "3"},
     ],
 }
 

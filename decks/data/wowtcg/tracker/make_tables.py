@@ -44,8 +44,16 @@ def main(assets: Path) -> None:
     with open(HERE / "cards.csv", "w", encoding="utf-8", newline="") as handle:
         out = csv.writer(handle, lineterminator="\n")
         out.writerow(
-            ["name", "category", "cost", "classes", "types", "attack_type", "legalities",
-             "hero_required"]
+            [
+                "name",
+                "category",
+                "cost",
+                "classes",
+                "types",
+                "attack_type",
+                "legalities",
+                "hero_required",
+            ]
         )
         for name in sorted(cards):
             card = cards[name]
