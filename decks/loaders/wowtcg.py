@@ -56,13 +56,18 @@ Decisions, taken after counting the values of every column (3,186 rows):
   (Basic / Raid / Dungeon / Starter / Special / Promotional) and ``["set_kind"]`` (Main,
   Treasure, Raid, Token, Crafted, Badges, Promo, Starter, Event): raid, dungeon and
   treasure cards are flagged by their set. :func:`parse_sets` gives the set table as
-  :class:`decks.domain.editions.Edition` rows (block, block order) for format legality.
-- **Reprints** (``reprints.csv``): sets other than the row's own in which a card of the same
-  printed name was printed (only names that occur once in the CSV) go to
+  :class:`decks.domain.editions.Edition` rows (block, block order, release date) for format
+  legality.
+- **Reprints** (the Tracker's ``tracker/prints.csv``): sets other than the row's own in which
+  a card of the same printed name was printed (only names that occur once in the CSV) go to
   ``attributes["reprint_editions"]``; ``attributes["editions"]`` stays the source series.
   docs/rules.md §10 (WoW TCG formats and ban lists).
+- **Legality tags** (``tracker/cards.csv``): ``attributes["legalities"]`` (Classic,
+  Contemporary, Core, Block) of the same printed name.
+- **Every other set**: :func:`parse_bundled` adds the Tracker names this CSV lacks
+  (:mod:`decks.loaders.wowtcg_tracker`).
 
-The three bundled tables are read and applied in :mod:`decks.loaders.wowtcg_facts`; every
+The aliases and sets tables are read and applied in :mod:`decks.loaders.wowtcg_facts`; every
 public name of that module is importable from here.
 """
 
