@@ -18,7 +18,13 @@ from decks.models import Format
 
 #: ``Format.params`` keys of the edition policy, each a form field of :class:`FormatAdminForm`.
 LIST_KEYS = ("legal_editions", "extra_legal_editions", "legal_blocks")
-POLICY_KEYS = (*LIST_KEYS, "editions_released_before", "last_blocks", "last_blocks_as_of")
+POLICY_KEYS = (
+    *LIST_KEYS,
+    "editions_released_before",
+    "last_blocks",
+    "last_blocks_as_of",
+    "as_of_event_date",
+)
 
 
 def _split(value: str) -> list[str]:
@@ -69,6 +75,16 @@ class FormatAdminForm(forms.ModelForm):
         ),
     )
 
+    as_of_event_date = forms.BooleanField(
+        label=_("as of the event date"),
+        required=False,
+        help_text=_(
+            "WoW TCG Classic, Core and Block: read the sets as they stood on the event's day "
+            "(sets released later are not legal; Core counts back from the newest block "
+            "released by then)."
+        ),
+    )
+
     class Meta:
         model = Format
         fields = [
@@ -101,6 +117,7 @@ class FormatAdminForm(forms.ModelForm):
         for key in ("editions_released_before", "last_blocks", "last_blocks_as_of"):
             if key in params:
                 self.initial[key] = params[key]
+        self.initial["as_of_event_date"] = params.get("as_of_event_date") is True
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -114,6 +131,8 @@ class FormatAdminForm(forms.ModelForm):
             params["last_blocks"] = data["last_blocks"]
         if data.get("last_blocks_as_of"):
             params["last_blocks_as_of"] = data["last_blocks_as_of"].strip()
+        if data.get("as_of_event_date"):
+            params["as_of_event_date"] = True
         try:
             policy_from_params(params)
         except ValueError as exc:

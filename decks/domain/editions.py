@@ -117,9 +117,14 @@ class EditionPolicy:
     An edition is legal when any of these holds: its code is in ``legal``; it is in
     ``extra``; it was surely released before ``released_before``; its block is in ``blocks``;
     its block is among the last ``last_blocks`` blocks (counted back from ``as_of_block``, or
-    from the newest block in the edition table). A policy with none of ``legal``,
-    ``released_before``, ``blocks`` and ``last_blocks`` allows every edition
+    from the newest block one of whose sets was surely released by ``as_of``, or from the
+    newest block in the edition table). A policy with none of ``legal``,
+    ``released_before``, ``blocks``, ``last_blocks`` and ``as_of`` allows every edition
     (:attr:`restricts` is False).
+
+    ``as_of`` (the event date) also drops what did not exist yet: an edition surely released
+    after it is not legal, one whose release date straddles it is undetermined; an edition
+    without any release date is taken as released (app convention, docs/rules.md §10).
 
     Attributes:
         legal: edition codes named one by one, or ``None``.
@@ -128,7 +133,9 @@ class EditionPolicy:
             retro reprints, edition 247).
         blocks: WoW block names (Block format), or ``None``.
         last_blocks: WoW Core: how many of the newest blocks are legal, or ``None``.
-        as_of_block: the newest block for ``last_blocks`` (``None`` = newest in the table).
+        as_of_block: the newest block for ``last_blocks`` (``None`` = newest in the table, or
+            as of ``as_of``).
+        as_of: the validation (event) date, or ``None`` = no date cut.
         label: short name for messages (``"Retró"``, ``"Core"``).
 
     Source: docs/rules.md §4 (HKK formats and ban lists), §10 (WoW TCG formats and ban lists).
@@ -140,17 +147,23 @@ class EditionPolicy:
     blocks: frozenset[str] | None = None
     last_blocks: int | None = None
     as_of_block: str | None = None
+    as_of: date | None = None
     label: str = ""
 
     @property
-    def restricts(self) -> bool:
-        """True when the policy excludes anything at all."""
+    def restricts_pool(self) -> bool:
+        """True when the policy names a card pool (editions, a date cut-off or blocks)."""
         return (
             self.legal is not None
             or self.released_before is not None
             or self.blocks is not None
             or self.last_blocks is not None
         )
+
+    @property
+    def restricts(self) -> bool:
+        """True when the policy excludes anything at all."""
+        return self.restricts_pool or self.as_of is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +210,17 @@ def _block_window(policy: EditionPolicy, editions: list[Edition]) -> frozenset[s
     if not order:
         return frozenset()
     newest = order.get(policy.as_of_block or "", max(order.values()))
+    if policy.as_of_block is None and policy.as_of is not None:
+        started = [
+            edition.block_order
+            for edition in editions
+            if edition.block_order is not None
+            and (span := edition.released_between()) is not None
+            and span[1] <= policy.as_of
+        ]
+        if not started:
+            return frozenset()
+        newest = max(started)
     return frozenset(
         block
         for block, position in order.items()
@@ -204,14 +228,21 @@ def _block_window(policy: EditionPolicy, editions: list[Edition]) -> frozenset[s
     )
 
 
-def edition_status(
-    edition: Edition, policy: EditionPolicy, window: frozenset[str] | None = None
-) -> EditionStatus:
-    """The status of one edition under ``policy`` (``window``: blocks legal by
-    ``last_blocks``, from :func:`resolve_edition_legality`)."""
-    if not policy.restricts:
+def _released_by(edition: Edition, day: date) -> EditionStatus:
+    """LEGAL when ``edition`` was surely released on or before ``day`` or has no release date
+    at all, NOT_LEGAL when surely after, UNDETERMINED when its date straddles ``day``."""
+    span = edition.released_between()
+    if span is None or span[1] <= day:
         return EditionStatus.LEGAL
-    if (policy.legal is not None and edition.code in policy.legal) or edition.code in policy.extra:
+    if span[0] > day:
+        return EditionStatus.NOT_LEGAL
+    return EditionStatus.UNDETERMINED
+
+
+def _pool_status(
+    edition: Edition, policy: EditionPolicy, window: frozenset[str] | None
+) -> EditionStatus:
+    if not policy.restricts_pool:
         return EditionStatus.LEGAL
     undetermined = False
     if policy.released_before is not None:
@@ -229,6 +260,27 @@ def edition_status(
         if not edition.block:
             undetermined = True
     return EditionStatus.UNDETERMINED if undetermined else EditionStatus.NOT_LEGAL
+
+
+def edition_status(
+    edition: Edition, policy: EditionPolicy, window: frozenset[str] | None = None
+) -> EditionStatus:
+    """The status of one edition under ``policy`` (``window``: blocks legal by
+    ``last_blocks``, from :func:`resolve_edition_legality`): named editions are legal; else
+    the pool (date cut-off, blocks) decides, and ``as_of`` drops editions not yet released."""
+    if not policy.restricts:
+        return EditionStatus.LEGAL
+    if (policy.legal is not None and edition.code in policy.legal) or edition.code in policy.extra:
+        return EditionStatus.LEGAL
+    pool = _pool_status(edition, policy, window)
+    if policy.as_of is None or pool is EditionStatus.NOT_LEGAL:
+        return pool
+    released = _released_by(edition, policy.as_of)
+    if released is EditionStatus.NOT_LEGAL:
+        return EditionStatus.NOT_LEGAL
+    if EditionStatus.UNDETERMINED in (released, pool):
+        return EditionStatus.UNDETERMINED
+    return EditionStatus.LEGAL
 
 
 def resolve_edition_legality(
@@ -268,13 +320,17 @@ def _codes(value: object, key: str) -> frozenset[str] | None:
     return frozenset(str(v).strip() for v in value if str(v).strip())
 
 
-def policy_from_params(params: Mapping[str, object], *, label: str = "") -> EditionPolicy | None:
+def policy_from_params(
+    params: Mapping[str, object], *, label: str = "", on: date | None = None
+) -> EditionPolicy | None:
     """Read a format's edition policy from ``FormatSpec.params`` (``Format.params`` in the
     database), so organisers set it without a schema change.
 
     Keys (all optional): ``"legal_editions"`` [codes], ``"editions_released_before"``
     ``"YYYY-MM-DD"``, ``"extra_legal_editions"`` [codes], ``"legal_blocks"`` [block names],
-    ``"last_blocks"`` int, ``"last_blocks_as_of"`` block name.
+    ``"last_blocks"`` int, ``"last_blocks_as_of"`` block name, ``"as_of_event_date"`` bool
+    (true: the policy is read as of ``on``, the validation or event date: the block window
+    counts back from the newest block released by then, and later sets are not legal).
 
     Returns:
         The policy, or ``None`` when no key is present.
@@ -289,6 +345,7 @@ def policy_from_params(params: Mapping[str, object], *, label: str = "") -> Edit
         "legal_blocks",
         "last_blocks",
         "last_blocks_as_of",
+        "as_of_event_date",
     )
     if not any(key in params for key in keys):
         return None
@@ -304,6 +361,9 @@ def policy_from_params(params: Mapping[str, object], *, label: str = "") -> Edit
     as_of = params.get("last_blocks_as_of")
     if as_of is not None and not isinstance(as_of, str):
         raise ValueError("last_blocks_as_of must be a block name")
+    dated = params.get("as_of_event_date", False)
+    if not isinstance(dated, bool):
+        raise ValueError("as_of_event_date must be true or false")
     return EditionPolicy(
         legal=_codes(params.get("legal_editions"), "legal_editions"),
         released_before=released_before,
@@ -311,6 +371,7 @@ def policy_from_params(params: Mapping[str, object], *, label: str = "") -> Edit
         blocks=_codes(params.get("legal_blocks"), "legal_blocks"),
         last_blocks=last,
         as_of_block=as_of,
+        as_of=on if dated else None,
         label=label,
     )
 
@@ -320,10 +381,11 @@ def policy_from_params(params: Mapping[str, object], *, label: str = "") -> Edit
 HKK_RETRO = EditionPolicy(released_before=date(2000, 4, 1), extra=frozenset({"247"}), label="Retró")
 
 
-def wow_core(as_of_block: str | None = None) -> EditionPolicy:
-    """WoW TCG Core: the last three blocks, counted back from ``as_of_block`` (default: the
-    newest block in the set table). docs/rules.md §10 (WoW TCG formats and ban lists)."""
-    return EditionPolicy(last_blocks=3, as_of_block=as_of_block, label="Core")
+def wow_core(as_of_block: str | None = None, *, as_of: date | None = None) -> EditionPolicy:
+    """WoW TCG Core: the last three blocks, counted back from ``as_of_block``, or from the
+    newest block released by the event date ``as_of`` (default: the newest block in the set
+    table). docs/rules.md §10 (WoW TCG formats and ban lists)."""
+    return EditionPolicy(last_blocks=3, as_of_block=as_of_block, as_of=as_of, label="Core")
 
 
 def wow_block(block: str) -> EditionPolicy:

@@ -32,7 +32,7 @@ from decks.domain.rules_common import (
     SideboardOnly,
     SideboardSize,
 )
-from decks.domain.types import Card, CardKind, FormatSpec, Violation
+from decks.domain.types import Card, CardKind, FormatSpec, Violation, card_editions
 
 WOW_SECTIONS = frozenset({"main", "sideboard", "hero"})
 TRAIT_KINDS: tuple[str, ...] = ("class", "race", "faction", "talent", "profession")
@@ -192,6 +192,37 @@ class HeroRequired:
         return found
 
 
+@dataclass(frozen=True, slots=True)
+class LegalityTag:
+    """A format defined by the WoWTCG-Tracker legality tags (``spec.params["legality_tag"]``,
+    e.g. ``"Contemporary"``): a card is legal when its ``attributes["legalities"]`` hold the
+    tag; a card without tags (an organiser's fan-made edition) cannot be checked.
+
+    Codes: ``card_not_legal_in_format`` ``{"editions", "format": tag}`` (error);
+    ``card_editions_unknown`` (same params; verdict ``unverified``). No tag in the params: the
+    rule does nothing. docs/rules.md §10 (WoW TCG formats and ban lists).
+    """
+
+    def check(self, sections: Sections, spec: FormatSpec) -> list[Violation]:
+        tag = spec.params.get("legality_tag")
+        if not isinstance(tag, str) or not tag:
+            return []
+        found: list[Violation] = []
+        for entry in _deck_lines(sections):
+            tags = entry.card.attributes.get("legalities")
+            if isinstance(tags, list | tuple) and tag in tags:
+                continue
+            code = (
+                codes.CARD_NOT_LEGAL_IN_FORMAT
+                if isinstance(tags, list | tuple)
+                else codes.CARD_EDITIONS_UNKNOWN
+            )
+            editions = list(card_editions(entry.card) or ())
+            params = {"editions": editions, "format": tag}
+            found.append(Violation(code, params, entry.card.name, entry.line))
+        return found
+
+
 def build_rule_set(code: str = "wow-constructed") -> RuleSet:
     """The WoW TCG Constructed rule set (hero, size, copies, side deck, icons, traits, bans)."""
     return RuleSet(
@@ -207,6 +238,7 @@ def build_rule_set(code: str = "wow-constructed") -> RuleSet:
             FactionIcon(),
             HeroRequired(),
             EditionsLegal(),
+            LegalityTag(),
         ),
         prepare=prepare_hero,
         counts_toward_deck=counts_toward_deck,

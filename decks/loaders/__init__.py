@@ -8,7 +8,8 @@ source order); the database layer moves it into the ``Card.editions`` relation a
 from the stored attributes.
 
 Registry: :data:`IMPORTERS` maps a game slug to ``callable(path) -> list[Card]`` and is what
-``manage.py import_cards GAME FILE`` uses. Blue Moon registers itself from
+``manage.py import_cards GAME FILE`` uses (``wow``: an organiser's fan-made edition,
+``decks.loaders.wowtcg_fan``). Blue Moon registers itself from
 ``decks.loaders.bluemoon`` (written separately); :func:`get_importer` imports that module
 lazily, so the registry works whether or not it exists.
 """
@@ -23,6 +24,7 @@ from decks.domain.types import Card
 from decks.loaders import hkk, wowtcg
 from decks.loaders.base import DATA_DIR, CatalogueFormatError
 from decks.loaders.hkk import parse_publisher_json
+from decks.loaders.wowtcg_fan import parse_fan_file
 
 __all__ = [
     "DATA_DIR",
@@ -37,7 +39,7 @@ __all__ = [
 
 Importer = Callable[[Path], list[Card]]
 
-IMPORTERS: dict[str, Importer] = {"hkk": parse_publisher_json}
+IMPORTERS: dict[str, Importer] = {"hkk": parse_publisher_json, "wow": parse_fan_file}
 
 # Game modules that may add entries to IMPORTERS when imported (optional, written by others).
 _OPTIONAL_MODULES = ("decks.loaders.bluemoon",)

@@ -56,13 +56,18 @@ Decisions, taken after counting the values of every column (3,186 rows):
   (Basic / Raid / Dungeon / Starter / Special / Promotional) and ``["set_kind"]`` (Main,
   Treasure, Raid, Token, Crafted, Badges, Promo, Starter, Event): raid, dungeon and
   treasure cards are flagged by their set. :func:`parse_sets` gives the set table as
-  :class:`decks.domain.editions.Edition` rows (block, block order) for format legality.
-- **Reprints** (``reprints.csv``): sets other than the row's own in which a card of the same
-  printed name was printed (only names that occur once in the CSV) go to
+  :class:`decks.domain.editions.Edition` rows (block, block order, release date) for format
+  legality.
+- **Reprints** (the Tracker's ``tracker/prints.csv``): sets other than the row's own in which
+  a card of the same printed name was printed (only names that occur once in the CSV) go to
   ``attributes["reprint_editions"]``; ``attributes["editions"]`` stays the source series.
   docs/rules.md §10 (WoW TCG formats and ban lists).
+- **Legality tags** (``tracker/cards.csv``): ``attributes["legalities"]`` (Classic,
+  Contemporary, Core, Block) of the same printed name.
+- **Every other set**: :func:`parse_bundled` adds the Tracker names this CSV lacks
+  (:mod:`decks.loaders.wowtcg_tracker`).
 
-The three bundled tables are read and applied in :mod:`decks.loaders.wowtcg_facts`; every
+The aliases and sets tables are read and applied in :mod:`decks.loaders.wowtcg_facts`; every
 public name of that module is importable from here.
 """
 
@@ -70,21 +75,28 @@ from __future__ import annotations
 
 import csv
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from decks.domain.normalize import normalize_name
-from decks.domain.types import Card, CardKind
+from decks.domain.types import ALIASES, Card, CardKind
 from decks.loaders.base import DATA_DIR, CatalogueFormatError
 from decks.loaders.wowtcg_facts import (
     ALIASES_CSV,
-    REPRINTS_CSV,
     SETS_CSV,
     apply_card_facts,
     parse_aliases,
-    parse_reprints,
     parse_set_codes,
     parse_sets,
+)
+from decks.loaders.wowtcg_tracker import (
+    TRACKER_CARDS_CSV,
+    TRACKER_PRINTS_CSV,
+    parse_tracker_cards,
+    parse_tracker_prints,
+    printings_by_name,
+    tracker_only_cards,
 )
 
 __all__ = [
@@ -94,14 +106,15 @@ __all__ = [
     "CLASS_NAMES",
     "FACTIONS",
     "GAME",
-    "REPRINTS_CSV",
     "SETS_CSV",
+    "TRACKER_CARDS_CSV",
+    "TRACKER_PRINTS_CSV",
     "apply_card_facts",
     "decode_classes",
     "editions",
     "parse_aliases",
+    "parse_bundled",
     "parse_csv",
-    "parse_reprints",
     "parse_set_codes",
     "parse_sets",
 ]
@@ -315,24 +328,92 @@ def parse_csv(
     *,
     aliases_path: Path | None = ALIASES_CSV,
     sets_path: Path | None = SETS_CSV,
-    reprints_path: Path | None = REPRINTS_CSV,
+    prints_path: Path | None = TRACKER_PRINTS_CSV,
+    tracker_cards_path: Path | None = TRACKER_CARDS_CSV,
 ) -> list[Card]:
     """Parse the WoWTCGUtility CSV into cards (decisions in the module docstring), then apply
-    the bundled printed names (``aliases.csv``), set flags (``sets.csv``) and reprints
-    (``reprints.csv``); pass ``None`` for a table to skip it.
+    the bundled printed names (``aliases.csv``), set flags (``sets.csv``), the other printings
+    of each name (``tracker/prints.csv``) and the Tracker's legality tags
+    (``tracker/cards.csv``); pass ``None`` for a table to skip it. Only the cards of
+    ``wow_tcg.csv``: :func:`parse_bundled` adds the Tracker-only cards.
 
     Raises:
         CatalogueFormatError: missing columns, empty id/name, duplicate id, unknown class, a
             malformed table.
     """
-    cards = _parse_source_csv(path)
-    return apply_card_facts(
-        cards,
-        aliases=parse_aliases(aliases_path) if aliases_path is not None else [],
-        sets=parse_sets(sets_path) if sets_path is not None else [],
-        reprints=parse_reprints(reprints_path) if reprints_path is not None else {},
+    return _parse_all(path, aliases_path, sets_path, prints_path, tracker_cards_path)[0]
+
+
+def parse_bundled() -> list[Card]:
+    """The whole bundled WoW TCG catalogue: the cards of ``wow_tcg.csv`` (:func:`parse_csv`)
+    followed by every Tracker name they do not cover
+    (:func:`decks.loaders.wowtcg_tracker.tracker_only_cards`): every official set from
+    Heroes of Azeroth to Reign of Fire, raid, dungeon and treasure decks, class starters and
+    promos. docs/rules.md §17 (Card data sources and coverage).
+
+    Raises:
+        CatalogueFormatError: a malformed bundled table.
+    """
+    cards, extra = _parse_all(
+        BUNDLED_CSV, ALIASES_CSV, SETS_CSV, TRACKER_PRINTS_CSV, TRACKER_CARDS_CSV
+    )
+    return cards + extra
+
+
+def _parse_all(
+    path: Path,
+    aliases_path: Path | None,
+    sets_path: Path | None,
+    prints_path: Path | None,
+    tracker_cards_path: Path | None,
+) -> tuple[list[Card], list[Card]]:
+    """(the CSV's cards with every table applied, the Tracker-only cards)."""
+    aliases = parse_aliases(aliases_path) if aliases_path is not None else []
+    sets = parse_sets(sets_path) if sets_path is not None else []
+    spelling = {
+        normalize_name(alias): normalize_name(printed)
+        for alias, printed, kind in aliases
+        if kind == "variant"
+    }
+    printings = (
+        printings_by_name(parse_tracker_prints(prints_path), sets, spelling)
+        if prints_path is not None
+        else {}
+    )
+    cards = apply_card_facts(
+        _parse_source_csv(path),
+        aliases=aliases,
+        sets=sets,
+        reprints={key: tuple(p[0] for p in rows) for key, rows in printings.items()},
         set_codes=parse_set_codes(sets_path) if sets_path is not None else {},
     )
+    if tracker_cards_path is None:
+        return cards, []
+    rows = parse_tracker_cards(tracker_cards_path)
+    tags = {
+        spelling.get(normalize_name(row.name), normalize_name(row.name)): row.legalities
+        for row in rows
+    }
+    cards = [_with_legalities(card, tags.get(normalize_name(card.name), ())) for card in cards]
+    known = {normalize_name(card.name) for card in cards}
+    for card in cards:
+        spellings: Any = card.attributes.get(ALIASES, ())
+        known.update(normalize_name(str(a)) for a in spellings or ())
+    known.update(spelling)
+    extra = apply_card_facts(
+        tracker_only_cards(rows, printings, known),
+        aliases=[],
+        sets=sets,
+        reprints={},
+        set_codes=parse_set_codes(sets_path) if sets_path is not None else {},
+    )
+    return cards, extra
+
+
+def _with_legalities(card: Card, legalities: tuple[str, ...]) -> Card:
+    if not legalities:
+        return card
+    return replace(card, attributes={**card.attributes, "legalities": list(legalities)})
 
 
 def _parse_source_csv(path: Path) -> list[Card]:

@@ -1,5 +1,6 @@
 """The bundled WoW TCG tables applied to the cards of ``wow_tcg.csv``: printed names
-(``aliases.csv``), sets (``sets.csv``) and reprints (``reprints.csv``). Pure Python.
+(``aliases.csv``), sets (``sets.csv``) and reprints (the other printings of a name, from the
+Tracker's ``tracker/prints.csv``, :mod:`decks.loaders.wowtcg_tracker`). Pure Python.
 
 The decisions are in :mod:`decks.loaders.wowtcg` ("Printed names", "Sets", "Reprints"), which
 re-exports every public name of this module. docs/rules.md §9 (WoW TCG constructed decks),
@@ -11,25 +12,22 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from decks.domain.editions import Edition
+from decks.domain.editions import Edition, parse_partial_date
 from decks.domain.normalize import normalize_name
 from decks.domain.types import ALIASES, REPRINT_EDITIONS, Card
 from decks.loaders.base import DATA_DIR, CatalogueFormatError
 
 __all__ = [
     "ALIASES_CSV",
-    "REPRINTS_CSV",
     "SETS_CSV",
     "apply_card_facts",
     "parse_aliases",
-    "parse_reprints",
     "parse_set_codes",
     "parse_sets",
 ]
 
 ALIASES_CSV = DATA_DIR / "wowtcg" / "aliases.csv"
 SETS_CSV = DATA_DIR / "wowtcg" / "sets.csv"
-REPRINTS_CSV = DATA_DIR / "wowtcg" / "reprints.csv"
 
 
 def _read_rows(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
@@ -64,17 +62,25 @@ def parse_aliases(path: Path = ALIASES_CSV) -> list[tuple[str, str, str]]:
 
 def parse_sets(path: Path = SETS_CSV) -> list[Edition]:
     """The WoW TCG set table (``sets.csv``: set, tracker_set, code, block, block_order,
-    group, kind) as editions; ``code`` of an :class:`Edition` is the set name cards use.
+    group, kind, released) as editions; ``code`` of an :class:`Edition` is the set name cards
+    use, ``name`` the Tracker's set name, ``released`` a partial ISO date (``"2011-04-26"``,
+    ``"2010"``; ``""`` = unknown). docs/rules.md §10.
 
     Raises:
-        CatalogueFormatError: missing columns, empty or duplicate set, bad block order.
+        CatalogueFormatError: missing columns, empty or duplicate set, bad block order, a
+            release date that is not a partial ISO date.
     """
-    columns = ("set", "tracker_set", "code", "block", "block_order", "group", "kind")
+    columns = ("set", "tracker_set", "code", "block", "block_order", "group", "kind", "released")
     editions: dict[str, Edition] = {}
     for line, row in enumerate(_read_rows(path, columns), 2):
         name = row["set"].strip()
         order = row["block_order"].strip()
-        if not name or name in editions or (order and not order.isdigit()):
+        released = row["released"].strip()
+        try:
+            parse_partial_date(released)
+        except ValueError:
+            released = "?"
+        if not name or name in editions or (order and not order.isdigit()) or released == "?":
             raise CatalogueFormatError(f"{path}:{line}: empty, duplicate or bad set row")
         editions[name] = Edition(
             code=name,
@@ -83,23 +89,9 @@ def parse_sets(path: Path = SETS_CSV) -> list[Edition]:
             block_order=int(order) if order else None,
             group=row["group"].strip(),
             kind=row["kind"].strip(),
+            released=released,
         )
     return list(editions.values())
-
-
-def parse_reprints(path: Path = REPRINTS_CSV) -> dict[str, tuple[str, ...]]:
-    """``reprints.csv`` (name, set) as normalised printed name → set names, in file order.
-
-    Raises:
-        CatalogueFormatError: missing columns or an empty cell.
-    """
-    found: dict[str, list[str]] = {}
-    for line, row in enumerate(_read_rows(path, ("name", "set")), 2):
-        name, edition = row["name"].strip(), row["set"].strip()
-        if not name or not edition:
-            raise CatalogueFormatError(f"{path}:{line}: empty name or set")
-        found.setdefault(normalize_name(name), []).append(edition)
-    return {key: tuple(dict.fromkeys(sets)) for key, sets in found.items()}
 
 
 def apply_card_facts(

@@ -122,7 +122,7 @@ def get_card_index() -> CardIndex:
 
     Rebuilt when the catalogue version changed (checked at most once per
     :data:`decks.selectors.cache.VERSION_CHECK_SECONDS`), so admin edits show up within about a
-    second in every worker process. Building it reads all cards once (about 4,000 rows) and
+    second in every worker process. Building it reads all cards once (about 7,300 rows) and
     their edition links in one more query. A game whose coverage is partial makes a list
     naming a card it lacks ``unverified`` (docs/rules.md §17).
     """

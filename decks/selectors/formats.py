@@ -78,14 +78,16 @@ def edition_table(game: models.Game | int) -> list[Edition]:
     ]
 
 
-def format_edition_legality(fmt: models.Format) -> EditionLegality | None:
-    """The editions ``fmt`` allows: its policy (``Format.params`` keys read by
+def format_edition_legality(fmt: models.Format, on: date | None = None) -> EditionLegality | None:
+    """The editions ``fmt`` allows on ``on`` (the validation or event date; used when the
+    format's ``as_of_event_date`` parameter is set, e.g. WoW TCG Core: the 2011 Core for a
+    2011 event): its policy (``Format.params`` keys read by
     ``decks.domain.editions.policy_from_params``) applied to the game's edition table;
     ``None`` when the format restricts no edition. A malformed policy (which the admin form
     refuses) restricts nothing rather than breaking validation. docs/rules.md §4 (HKK formats
     and ban lists (Retró, TM, Páros)), §10 (WoW TCG formats and ban lists)."""
     try:
-        policy = policy_from_params(dict(fmt.params or {}), label=fmt.name)
+        policy = policy_from_params(dict(fmt.params or {}), label=fmt.name, on=on)
     except ValueError:
         return None
     if policy is None or not policy.restricts:
@@ -113,7 +115,7 @@ def _build_spec(slug: str, on: date) -> FormatSpec:
         banned=banned,
         sideboard_only=sideboard_only,
         params=dict(fmt.params or {}),
-        editions=format_edition_legality(fmt),
+        editions=format_edition_legality(fmt, on),
     )
 
 

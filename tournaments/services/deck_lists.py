@@ -8,6 +8,7 @@ Sources: docs/rules.md §3 (HKK deck construction (Hagyományos)), §7 (HKK pair
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from django.db import transaction
@@ -143,11 +144,23 @@ def _require_open_list(tournament: Tournament, member: EntryMember) -> None:
         )
 
 
+def event_date(tournament: Tournament) -> date | None:
+    """The day a tournament's lists are validated as of: the event's day in the project time
+    zone (``starts_at``), ``None`` (today) when the event has no date yet. Ban lists and
+    date-dependent formats (WoW TCG Core: the Core of the event's year) use it
+    (docs/rules.md §10 (WoW TCG formats and ban lists))."""
+    if tournament.starts_at is None:
+        return None
+    return timezone.localdate(tournament.starts_at)
+
+
 def _validate(
     tournament: Tournament, text: str | None, data: Mapping[str, Any] | None
 ) -> ValidationResult:
     try:
-        return deck_validate(format_slug=tournament.format.slug, text=text, data=data)
+        return deck_validate(
+            format_slug=tournament.format.slug, text=text, data=data, on=event_date(tournament)
+        )
     except DeckInputError as exc:
         raise ValidationFailed("deck_input", exc.message, {}) from None
     except UnknownFormat:

@@ -1,6 +1,7 @@
 """``manage.py load_catalogue``: load every bundled card catalogue (idempotent).
 
-WoW TCG (``decks/data/wowtcg/wow_tcg.csv`` + ``sets.csv``), HKK (sample CSV + name-only
+WoW TCG (``decks/data/wowtcg/wow_tcg.csv`` + the WoWTCG-Tracker print list in
+``decks/data/wowtcg/tracker/`` + ``sets.csv``: every official set), HKK (sample CSV + name-only
 entries of the usage statistics + name-known entries for the cards the HKK FAQ on rule cards
 and first-player rights names, ``hkk/faq-named-cards.csv`` + every edition of ``editions.json``
 with its release date)
@@ -23,10 +24,10 @@ from decks.services.catalogue_sync import catalogue_sync
 
 def bundled_catalogues():
     """Yield ``(game_slug, cards, edition_names, edition table)`` for every bundled catalogue:
-    WoW TCG (CSV, set table with blocks), HKK (sample + name-only entries of the usage
-    statistics, ``hkk.parse_bundled``, plus the FAQ-named cards, ``hkk_faq.with_faq_named``;
-    every edition with its release date) and Blue Moon."""
-    wow_cards = wowtcg.parse_csv()
+    WoW TCG (CSV + Tracker print list, set table with blocks and release dates), HKK (sample +
+    name-only entries of the usage statistics, ``hkk.parse_bundled``, plus the FAQ-named cards,
+    ``hkk_faq.with_faq_named``; every edition with its release date) and Blue Moon."""
+    wow_cards = wowtcg.parse_bundled()
     yield "wow", wow_cards, wowtcg.editions(wow_cards), wowtcg.parse_sets()
     hkk_cards = hkk_faq.with_faq_named(hkk.parse_bundled())
     yield "hkk", hkk_cards, hkk.parse_editions(), hkk.parse_edition_releases()

@@ -30,7 +30,7 @@ def test_api_lists_each_games_coverage():
     assert rows["hkk"]["editions"] >= 256
     assert 0 < rows["hkk"]["editions_with_cards"] <= rows["hkk"]["editions"]
     assert rows["hkk"]["last_synced_at"] is None
-    assert rows["wow"]["coverage"] == "complete" and rows["wow"]["cards"] == 3186
+    assert rows["wow"]["coverage"] == "complete" and rows["wow"]["cards"] == 6425
 
 
 def test_coverage_page_is_linked_from_the_deck_page():

@@ -31,8 +31,8 @@ RETRO = FormatSpec(
 
 @cache
 def wow_cards() -> tuple[Card, ...]:
-    """The bundled WoW TCG catalogue (``wow_tcg.csv`` + aliases, sets, reprints)."""
-    return tuple(wowtcg.parse_csv())
+    """The bundled WoW TCG catalogue (``wow_tcg.csv`` + aliases, sets, the Tracker print list)."""
+    return tuple(wowtcg.parse_bundled())
 
 
 @cache

@@ -63,6 +63,12 @@ def test_saving_the_policy_fields_writes_params(admin_client):
     assert form.is_valid(), form.errors
     saved = form.save()
     assert saved.params == {"other": 1, "last_blocks": 2, "last_blocks_as_of": "Drums of War"}
+    # The seeded Core is read as of the event date; the checkbox shows it and keeps it.
+    data = {**form.data, "last_blocks": "3", "last_blocks_as_of": "", "as_of_event_date": "on"}
+    again = FormatAdminForm(instance=saved, data=data)
+    assert again.is_valid(), again.errors
+    assert again.save().params == {"other": 1, "last_blocks": 3, "as_of_event_date": True}
+    assert FormatAdminForm(instance=saved).initial["as_of_event_date"] is True
 
 
 def test_the_sync_action_starts_a_recorded_job(admin_client, django_capture_on_commit_callbacks):

@@ -61,14 +61,14 @@ def _empty_catalogue() -> None:
 def test_load_catalogue_is_idempotent():
     _empty_catalogue()
     first = _load()
-    assert "wow: 3186 created, 0 updated, 0 unchanged" in first
+    assert "wow: 6425 created, 0 updated, 0 unchanged" in first
     assert "hkk: 841 created, 0 updated, 0 unchanged" in first
     version = CatalogueVersion.current()
     second = _load()
-    assert "wow: 0 created, 0 updated, 3186 unchanged" in second
+    assert "wow: 0 created, 0 updated, 6425 unchanged" in second
     assert "hkk: 0 created, 0 updated, 841 unchanged" in second
     assert CatalogueVersion.current() == version  # nothing written
-    assert Card.objects.filter(game__slug="wow").count() == 3186
+    assert Card.objects.filter(game__slug="wow").count() == 6425
     assert Edition.objects.filter(game__slug="hkk", code="195").exists()
     assert Edition.objects.get(game__slug="hkk", code="1").name == "Alappakli, 1. kiadás"
 
@@ -79,14 +79,14 @@ def test_reload_keeps_admin_edits_until_the_source_changes():
     row.unlimited = False
     row.copy_group = "Guards"
     row.save()  # an organiser's edit in the admin
-    assert "wow: 0 created, 0 updated, 3186 unchanged" in _load()
+    assert "wow: 0 created, 0 updated, 6425 unchanged" in _load()
     row.refresh_from_db()
     assert row.unlimited is False
     # The source record changed (simulated by a stale fingerprint): facts are rewritten,
     # the judge's copy group stays.
     Card.objects.filter(pk=row.pk).update(source_hash="stale")
     row.editions.clear()
-    assert "wow: 0 created, 1 updated, 3185 unchanged" in _load()
+    assert "wow: 0 created, 1 updated, 6424 unchanged" in _load()
     row.refresh_from_db()
     assert row.unlimited is True
     assert row.copy_group == "guards"
@@ -104,7 +104,7 @@ def test_adapter_round_trips_loader_facts():
     assert boris.hero_traits["profession"] == frozenset({"Enchanting", "Tailoring"})
     assert boris.attributes["editions"] == ("Heroes of Azeroth",)
     wow_cards = cards_for_game("wow")
-    assert len(wow_cards) == 3186
+    assert len(wow_cards) == 6425
     assert sum(1 for c in wow_cards if c.name == "Death Coil") == 2
 
 
