@@ -76,6 +76,6 @@ def unseed(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("decks", "0010_seed_edition_policies")]
+    dependencies = [("decks", "0011_blue_moon_crystals_and_base_game_format")]
 
     operations = [migrations.RunPython(seed, unseed)]
