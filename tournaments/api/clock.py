@@ -18,7 +18,7 @@ from hkk_tournament.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Round
-from tournaments.permissions import require_manage
+from tournaments.permissions import refuse_own_match, require_manage
 
 
 class ClockOutputSerializer(serializers.Serializer):
@@ -80,7 +80,8 @@ class RoundClockApi(TournamentApi):
 
     GET: anyone who may see the round; ``?table=N`` adds that table's extension (400
     ``invalid`` for a value that is not a table number, :class:`ClockQuerySerializer`). POST: start,
-    pause, resume or extend (organisers; judges may extend one table). 404 ``round_not_found``,
+    pause, resume or extend (organisers; judges may extend one table, never their own: 403
+    ``own_match``). 404 ``round_not_found``,
     ``table_not_in_round``; 409 ``round_not_running``, ``clock_already_started``,
     ``clock_not_running``, ``clock_not_paused``; 400 ``invalid_value``.
     """
@@ -114,6 +115,8 @@ class RoundClockApi(TournamentApi):
         if not (data["action"] == "extend" and table):
             require_manage(request.user, tournament)
         rnd = selectors.round_get(tournament=tournament, number=number)
+        if table:
+            refuse_own_match(request.user, selectors.match_for_table(round=rnd, table=table))
         action = data["action"]
         if action == "start":
             rnd = services.round_clock_start(round=rnd, minutes=data.get("minutes"))
