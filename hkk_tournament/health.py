@@ -8,13 +8,27 @@ is answered; the body is JSON, ``Cache-Control: no-store``.
 
 - ``/healthz/`` (liveness): the process answers. No database, no broker. Always 200
   ``{"status": "ok"}``.
-- ``/readyz/`` (readiness): the database answers ``SELECT 1`` and the Celery broker accepts a
-  connection (timeouts: ``HKK_DB_CONNECT_TIMEOUT`` for PostgreSQL, ``HKK_BROKER_CHECK_TIMEOUT``
-  seconds (default 2) for the broker). 200 ``{"status": "ok", "database": "ok", "broker": "ok"}``
-  or 503 ``{"status": "unavailable", "database": …, "broker": …, "failed": [names]}`` with
-  ``"unavailable"`` for each failed check (the cause is logged on ``hkk_tournament.health``, not
-  revealed). With no ``CELERY_BROKER_URL`` tasks run in-process (eager), so ``"broker"`` is
-  ``"not configured (eager)"`` and does not make the service unready.
+- ``/readyz/`` (readiness): may this node take traffic? Three checks, each ``"ok"``,
+  ``"unavailable"`` or a "not configured" value:
+
+  - ``database``: PostgreSQL answers ``SELECT 1`` (timeout ``HKK_DB_CONNECT_TIMEOUT``). Every
+    page needs it: down means **503**.
+  - ``cache``: the shared cache (``HKK_CACHE_URL``) answers ``PING`` (timeout
+    ``HKK_CACHE_TIMEOUT``), asked directly, not through the fail-safe backend
+    (:mod:`hkk_tournament.cache`). Down means **503** (pages still render without it, but
+    throttles cannot count and every answer is rendered afresh); with
+    ``HKK_READYZ_CACHE_REQUIRED=0`` it only degrades the node (one Redis shared by every node).
+    Without ``HKK_CACHE_URL`` the per-process memory cache is used: ``"local (per process)"``.
+  - ``broker``: the Celery broker accepts a connection (timeout ``HKK_BROKER_CHECK_TIMEOUT``).
+    Down only **degrades** the node (200): jobs run in-process when the broker cannot be
+    reached (``hkk_tournament.jobs``). Without ``CELERY_BROKER_URL`` tasks run in-process
+    (eager): ``"not configured (eager)"``.
+
+  Answers: 200 ``{"status": "ok", "database": "ok", "cache": "ok", "broker": "ok"}``; 200
+  ``{"status": "degraded", …, "degraded": [names]}`` when only optional checks failed; 503
+  ``{"status": "unavailable", …, "failed": [names]}`` (plus ``"degraded"`` when some optional
+  ones failed too). The cause of a failure is logged on ``hkk_tournament.health``, never
+  revealed.
 """
 
 from __future__ import annotations
@@ -23,6 +37,7 @@ import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
@@ -32,7 +47,9 @@ HEALTH_PATH = "/healthz/"
 READY_PATH = "/readyz/"
 OK = "ok"
 UNAVAILABLE = "unavailable"
+DEGRADED = "degraded"
 EAGER = "not configured (eager)"
+LOCAL = "local (per process)"
 
 
 def check_database(alias: str = "default") -> str:
@@ -74,6 +91,22 @@ def check_broker() -> str:
     return OK
 
 
+def check_cache(alias: str = "default") -> str:
+    """``"ok"`` when the shared cache ``alias`` answers ``PING``, ``"unavailable"`` when it does
+    not, ``"local (per process)"`` for a cache that is not shared (no ``HKK_CACHE_URL``)."""
+    from hkk_tournament.cache import FailSafeRedisCache
+
+    backend = caches[alias]
+    if not isinstance(backend, FailSafeRedisCache):
+        return LOCAL
+    try:
+        backend.ping()
+    except Exception:
+        logger.exception("Readiness check: cache %r unavailable", alias)
+        return UNAVAILABLE
+    return OK
+
+
 def _answer(body: dict[str, object], status: int = 200) -> JsonResponse:
     response = JsonResponse(body, status=status)
     response["Cache-Control"] = "no-store"
@@ -86,12 +119,20 @@ def healthz() -> JsonResponse:
 
 
 def readyz() -> JsonResponse:
-    """Readiness: 200 when every check passes, 503 naming the failed ones (module docstring)."""
-    checks = {"database": check_database(), "broker": check_broker()}
-    failed = [name for name, result in checks.items() if result == UNAVAILABLE]
+    """Readiness: 200 ``ok`` or ``degraded``, 503 ``unavailable`` naming the failed checks
+    (module docstring)."""
+    checks = {"database": check_database(), "cache": check_cache(), "broker": check_broker()}
+    required = {"database"} | ({"cache"} if settings.HKK_READYZ_CACHE_REQUIRED else set())
+    down = [name for name, result in checks.items() if result == UNAVAILABLE]
+    failed = [name for name in down if name in required]
+    degraded = [name for name in down if name not in required]
+    body: dict[str, object] = {"status": OK, **checks}
+    if degraded:
+        body.update(status=DEGRADED, degraded=degraded)
     if failed:
-        return _answer({"status": UNAVAILABLE, **checks, "failed": failed}, status=503)
-    return _answer({"status": OK, **checks})
+        body.update(status=UNAVAILABLE, failed=failed)
+        return _answer(body, status=503)
+    return _answer(body)
 
 
 class HealthCheckMiddleware:

@@ -8,7 +8,8 @@ Everything that differs between machines comes from environment variables:
   (psycopg 3).
 - ``CELERY_BROKER_URL``: unset means tasks run in-process (eager); set it to use a real worker.
 - ``HKK_CACHE_URL``: unset means a per-process memory cache; ``redis://…`` shares the cache (and so
-  the API throttle counters) between all app server processes.
+  the API throttle counters) between all app server processes; pages survive its outage
+  (``hkk_tournament.cache``).
 - Throttle rates ``HKK_THROTTLE_*``, JSON body limits ``HKK_JSON_MAX_DEPTH``, page sizes
   ``HKK_API_*``, logging ``HKK_LOG_FORMAT`` / ``DJANGO_LOG_LEVEL``: see their sections below and
   docs/production.md.
@@ -197,15 +198,23 @@ if not DEBUG:
 
 # --- Cache ----------------------------------------------------------------------------------
 # The API throttles count in this cache: with several app server processes set HKK_CACHE_URL
-# (e.g. redis://127.0.0.1:6379/1) so that they share one count.
+# (e.g. redis://127.0.0.1:6379/1) so that they share one count. An unreachable Redis never
+# fails a request (hkk_tournament.cache): pages render without it after HKK_CACHE_TIMEOUT
+# seconds, throttles fail open, and Redis is left alone for HKK_CACHE_RETRY_SECONDS.
 _cache_url = env_str("HKK_CACHE_URL")
+HKK_CACHE_TIMEOUT = env_int("HKK_CACHE_TIMEOUT", 1)
 if _cache_url:
     if not _cache_url.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured(f"HKK_CACHE_URL={_cache_url!r}: use a redis:// URL.")
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "hkk_tournament.cache.FailSafeRedisCache",
             "LOCATION": _cache_url,
+            "OPTIONS": {
+                "socket_connect_timeout": HKK_CACHE_TIMEOUT,
+                "socket_timeout": HKK_CACHE_TIMEOUT,
+            },
+            "RETRY_SECONDS": env_int("HKK_CACHE_RETRY_SECONDS", 5),
         }
     }
 else:
@@ -360,6 +369,9 @@ CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 #: Seconds /readyz/ waits for the broker before calling it unavailable.
 HKK_BROKER_CHECK_TIMEOUT = env_int("HKK_BROKER_CHECK_TIMEOUT", 2)
+#: Whether an unreachable cache makes /readyz/ answer 503 (default) or only "degraded" (one
+#: Redis shared by every node: its outage would otherwise take every node out of rotation).
+HKK_READYZ_CACHE_REQUIRED = env_bool("HKK_READYZ_CACHE_REQUIRED", True)
 
 # --- E-mail ---------------------------------------------------------------------------------
 EMAIL_HOST = env_str("EMAIL_HOST")

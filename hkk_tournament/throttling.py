@@ -8,7 +8,9 @@ often as it likes. A signed-in caller is counted per user, an anonymous one per 
 (``REST_FRAMEWORK["NUM_PROXIES"]`` = ``HKK_TRUSTED_PROXY_COUNT``). The rates live in
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (environment ``HKK_THROTTLE_*``) and are read at
 request time. The counters live in the default cache: with several app server processes set
-``HKK_CACHE_URL`` to Redis so that they share them.
+``HKK_CACHE_URL`` to Redis so that they share them. While that Redis is unreachable the
+throttles **fail open** (:mod:`hkk_tournament.cache` answers "no count yet" and drops the
+write); the login stays guarded by the django-axes lockout in the database.
 
 Over the limit the API answers 429 ``throttled`` with ``Retry-After`` and ``params["wait"]``
 (``hkk_tournament.exceptions``); a page view calls :func:`check_page_rate` and gets

@@ -38,3 +38,32 @@ def django_db_setup(django_db_setup, django_db_blocker):
 def catalogue(db):
     """The real bundled catalogue, present in the database for this test."""
     _ensure_catalogue()
+
+
+#: A Redis URL nothing listens on (port 1 of the loopback refuses every connection).
+UNREACHABLE_REDIS_URL = "redis://127.0.0.1:1/0"
+
+
+@pytest.fixture
+def unreachable_broker(settings):
+    """Celery publishing to a broker that refuses connections (not eager), as in production
+    with the broker down; the app's configuration and connections are restored afterwards."""
+    from hkk_tournament.celery import app
+
+    keys = ("task_always_eager", "broker_url", "result_backend")
+    saved = {key: app.conf.get(key) for key in keys}
+    settings.CELERY_BROKER_URL = UNREACHABLE_REDIS_URL
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    app.conf.update(
+        task_always_eager=False,
+        broker_url=UNREACHABLE_REDIS_URL,
+        result_backend=UNREACHABLE_REDIS_URL,
+    )
+    app._pool = None
+    app.amqp._producer_pool = None
+    try:
+        yield UNREACHABLE_REDIS_URL
+    finally:
+        app.conf.update(saved)
+        app._pool = None
+        app.amqp._producer_pool = None

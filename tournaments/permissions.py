@@ -8,7 +8,10 @@ Roles, per tournament:
   Runs the event: registrations, deck overrides, rounds, publishing, drops. Only the owner
   appoints or removes staff.
 * **judge**: ``StaffRole`` ``judge`` (organisers are judges too). Records and corrects results,
-  sees every deck list of the event, runs deck checks.
+  sees every deck list of the event, runs deck checks, and sees the organisers' override notes.
+  Nobody judges a match they play in (:func:`can_judge_match`): a staff member who also plays
+  leaves their own table's result, die rolls and clock to another judge, and reports it as a
+  player.
 * **player**: a user whose ``Player`` sits in an entry of the event. Registers while registration
   is open, submits and replaces only their own list before the lock, reports their own results,
   sees their own matches.
@@ -23,6 +26,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 
+from hkk_tournament import errors
 from tournaments.models import Entry, EntryMember, Match, Player, StaffRole, Tournament
 
 
@@ -67,6 +71,13 @@ def can_judge(user: Any, tournament: Tournament) -> bool:
     """Judge powers (record and correct results, see every list, deck checks): organisers and
     judges of this tournament."""
     return can_manage(user, tournament) or _staff_role(user, tournament) == StaffRole.Role.JUDGE
+
+
+def can_see_override_notes(user: Any, tournament: Tournament) -> bool:
+    """The organisers' reasons for letting an entry play without a legal list
+    (``Entry.pairing_override_reason``) are for the staff (organisers and judges) only; everyone
+    else sees just that the entry plays by override."""
+    return can_judge(user, tournament)
 
 
 def player_entry_ids(user: Any, tournament: Tournament) -> set[int]:
@@ -148,6 +159,42 @@ def match_entry_ids_of_player(user: Any, match: Match) -> set[int]:
         .values_list("entry_id", flat=True)
         .distinct()
     )
+
+
+def plays_in_match(user: Any, match: Match) -> bool:
+    """True when ``user`` is a member of one of the two entries of ``match``."""
+    return bool(match_entry_ids_of_player(user, match))
+
+
+def can_judge_match(user: Any, match: Match) -> bool:
+    """Judge powers on one match (record and correct its games, its slip, its die rolls, its
+    players' reports, its table's time extension): a judge or organiser of the event who does
+    not play in ``match``. Nobody judges their own match."""
+    return can_judge(user, match.round.tournament) and not plays_in_match(user, match)
+
+
+def refuse_own_match(user: Any, match: Match) -> None:
+    """The check a service makes on its actor: ``user`` (``None`` for a system call: a
+    command, a benchmark) must not play in ``match``.
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``own_match`` (403), params ``table``.
+    """
+    if user is not None and plays_in_match(user, match):
+        raise errors.PermissionDenied(
+            "own_match",
+            _("You play at table %(table)s: another judge records and corrects its result.")
+            % {"table": match.table},
+            {"table": match.table},
+        )
+
+
+def require_judge_of_match(user: Any, match: Match) -> None:
+    """DRF ``NotAuthenticated`` for anonymous users, ``PermissionDenied`` for anyone but the
+    judges and organisers of the event, and ``own_match`` (:func:`refuse_own_match`) for one
+    of them who plays in ``match``."""
+    require_judge(user, match.round.tournament)
+    refuse_own_match(user, match)
 
 
 def require_owner(user: Any, tournament: Tournament) -> None:

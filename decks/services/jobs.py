@@ -1,33 +1,19 @@
-"""The one place that enqueues background jobs (Celery tasks) for the decks services.
+"""The background jobs (Celery tasks) of the decks services: their names.
 
-Like ``tournaments/services/jobs.py``: a job is sent after the caller's transaction commits
-(``transaction.on_commit``; a rolled-back transaction sends nothing), addressed by its
-registered name in the project's Celery app, so services never import ``decks.tasks``.
-``DecksConfig.ready()`` imports ``decks.tasks`` so the tasks are registered in every process.
-Without ``CELERY_BROKER_URL`` Celery runs the job in-process, right after the commit.
+Services call :func:`enqueue` with a registered task name, so they never import
+``decks.tasks``; ``DecksConfig.ready()`` imports ``decks.tasks`` so the tasks are registered in
+every process. How and when jobs are sent (after the caller's transaction commits, once per
+transaction) and run in-process when the broker is down is the project's one implementation,
+:mod:`hkk_tournament.jobs` (shared with ``tournaments.services.jobs``): an admin-started
+catalogue sync with the broker down runs in the admin's request instead of failing after its
+run row was committed.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
+from hkk_tournament.jobs import JobArg, enqueue
 
-from hkk_tournament.celery import app
+__all__ = ["CATALOGUE_SYNC_RUN", "JobArg", "enqueue"]
 
 #: Registered name of the publisher-sync task (``decks.tasks`` uses the same constant).
 CATALOGUE_SYNC_RUN = "decks.catalogue_sync_run"
-
-#: A job's arguments: ids and flags only.
-JobArg = int | str | bool | None
-
-
-def enqueue(task_name: str, **kwargs: JobArg) -> None:
-    """Run the Celery task ``task_name`` with ``kwargs`` (ids and flags only) after the current
-    transaction commits; at once outside a transaction.
-
-    Raises:
-        TypeError: an argument that is not an id or a flag.
-    """
-    for name, value in kwargs.items():
-        if value is not None and not isinstance(value, int | str | bool):
-            raise TypeError(f"job argument {name}={value!r}: pass ids and flags only")
-    transaction.on_commit(lambda: app.tasks[task_name].apply_async(kwargs=dict(kwargs)))

@@ -1,7 +1,8 @@
 """/healthz/ and /readyz/ (hkk_tournament.health) through real requests.
 
-The broker checks talk to real services: Redis on 127.0.0.1:6379 (``TEST_REDIS_URL``
-overrides) and a refused port on the loopback for the failing case.
+The broker and cache checks talk to real services: Redis on 127.0.0.1:6379 (``TEST_REDIS_URL``
+overrides) and a refused port on the loopback for the failing cases. What the pages do with the
+cache or the broker down: tests/ops/test_cache_outage.py.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def test_readyz_with_eager_celery_is_ready(client, settings):
     assert response.json() == {
         "status": "ok",
         "database": "ok",
+        "cache": "local (per process)",
         "broker": "not configured (eager)",
     }
 
@@ -44,21 +46,68 @@ def test_readyz_with_a_running_broker_is_ready(client, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     response = client.get("/readyz/")
     assert response.status_code == 200, response.content
-    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "cache": "local (per process)",
+        "broker": "ok",
+    }
 
 
 @pytest.mark.django_db
-def test_readyz_names_a_refused_broker_with_503(client, settings, caplog):
-    settings.CELERY_BROKER_URL = REFUSED_URL
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.HKK_BROKER_CHECK_TIMEOUT = 2
+def test_readyz_with_a_running_shared_cache_is_ready(client, settings):
+    settings.CACHES = {
+        "default": {"BACKEND": "hkk_tournament.cache.FailSafeRedisCache", "LOCATION": REDIS_URL}
+    }
+    settings.CELERY_BROKER_URL = ""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    response = client.get("/readyz/")
+    assert response.status_code == 200, response.content
+    assert response.json()["cache"] == "ok"
+
+
+@pytest.mark.django_db
+def test_readyz_fails_with_the_shared_cache_unreachable(client, settings, caplog):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "hkk_tournament.cache.FailSafeRedisCache",
+            "LOCATION": REFUSED_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    settings.CELERY_BROKER_URL = ""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
     response = client.get("/readyz/")
     assert response.status_code == 503
     assert response.json() == {
         "status": "unavailable",
         "database": "ok",
+        "cache": "unavailable",
+        "broker": "not configured (eager)",
+        "failed": ["cache"],
+    }
+    assert any("cache 'default' unavailable" in r.getMessage() for r in caplog.records)
+    # One Redis shared by every node: its outage may be counted as degrading only.
+    settings.HKK_READYZ_CACHE_REQUIRED = False
+    response = client.get("/readyz/")
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded" and response.json()["degraded"] == ["cache"]
+
+
+@pytest.mark.django_db
+def test_readyz_reports_a_refused_broker_as_degraded_not_down(client, settings, caplog):
+    """Jobs run in-process while the broker is down, so the node keeps serving: 200."""
+    settings.CELERY_BROKER_URL = REFUSED_URL
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.HKK_BROKER_CHECK_TIMEOUT = 2
+    response = client.get("/readyz/")
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "degraded",
+        "database": "ok",
+        "cache": "local (per process)",
         "broker": "unavailable",
-        "failed": ["broker"],
+        "degraded": ["broker"],
     }
     assert "Connection refused" not in response.content.decode()  # the cause is only logged
     assert any("broker unavailable" in r.getMessage() and r.exc_info for r in caplog.records)
@@ -78,6 +127,7 @@ def test_readyz_names_an_unreachable_database_with_503(client, settings, monkeyp
     assert response.json() == {
         "status": "unavailable",
         "database": "unavailable",
+        "cache": "local (per process)",
         "broker": "not configured (eager)",
         "failed": ["database"],
     }

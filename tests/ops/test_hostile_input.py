@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings as django_settings
@@ -320,3 +321,56 @@ def test_no_operation_answers_500_to_hostile_bodies(event):
             if response.status_code >= 500:
                 failures.append((method, url, body, response.status_code))
     assert failures == []
+
+
+#: Query values that are not plain numbers: superscript and other non-decimal digits, fractions,
+#: hex, a number beyond every column, signs, NUL, empty.
+JUNK_NUMBERS = ["²", "٣x", "1.5", "abc", "0x10", "-1", "9" * 40, "\x00", "1e3", "Ⅻ", " "]
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_integer_query_parameters_never_answer_500(event):
+    """Every integer query parameter of the schema (the round clock's ``table``, the
+    standings' ``entry``, the pagination's ``limit`` / ``offset``, ``async`` …) with junk:
+    no 5xx, and every refusal in the standard error shape."""
+    client, ids = event
+    operations, schema = _operations(client)
+    checked, failures = [], []
+    for method, path, operation in operations:
+        for parameter in operation.get("parameters", []):
+            parameter = _resolve(schema, parameter)
+            if parameter.get("in") != "query" or parameter["schema"].get("type") != "integer":
+                continue
+            checked.append(f"{path}?{parameter['name']}")
+            url = _fill(path, ids)
+            for value in JUNK_NUMBERS:
+                response = client.generic(
+                    method.upper(), f"{url}?{urlencode({parameter['name']: value})}"
+                )
+                status = response.status_code
+                shaped = status < 400 or set(response.json()) == {"error"}
+                if status >= 500 or not shaped:
+                    failures.append((method, path, parameter["name"], value, status))
+    assert any(name.endswith("/clock/?table") for name in checked), checked
+    assert len(checked) >= 5, checked
+    assert failures == []
+
+
+@pytest.mark.parametrize("value", ["²", "٣x", "abc", "1.5", "0", "40000", "9" * 40])
+def test_the_round_clock_refuses_a_table_that_is_not_a_table_number(event, value):
+    client, ids = event
+    url = f"/api/tournaments/{ids['tournament_id']}/rounds/{ids['number']}/clock/"
+    response = client.get(url, {"table": value})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid" and list(error["fields"]) == ["table"]
+
+
+def test_the_round_clock_reads_a_table_in_any_decimal_digits(event):
+    client, ids = event
+    url = f"/api/tournaments/{ids['tournament_id']}/rounds/{ids['number']}/clock/"
+    arabic = "".join(chr(0x0660 + int(d)) for d in str(ids["table"]))
+    for value in (str(ids["table"]), arabic):
+        response = client.get(url, {"table": value})
+        assert response.status_code == 200 and response.json()["table"] == ids["table"]
+    assert client.get(url, {"table": ""}).json()["table"] is None

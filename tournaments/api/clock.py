@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.converters import SMALLINT_MAX
+from hkk_tournament.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Round
-from tournaments.permissions import require_manage
+from tournaments.permissions import refuse_own_match, require_manage
 
 
 class ClockOutputSerializer(serializers.Serializer):
@@ -33,6 +34,19 @@ class ClockOutputSerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
 
 
+class ClockQuerySerializer(serializers.Serializer):
+    """The query of GET .../clock/: ``table`` (optional), a table number 1 … 32767 in ASCII or
+    other Unicode decimal digits; anything else (``²``, ``1.5``, ``abc``, ``0``) answers 400
+    ``invalid`` with ``fields["table"]``; an empty value counts as none."""
+
+    table = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=SMALLINT_MAX,
+        help_text=_("Add this table's extension to the clock."),
+    )
+
+
 class ClockInputSerializer(serializers.Serializer):
     """Body of POST .../clock/: ``action`` and, for ``start`` (optional, the round length) and
     ``extend`` (required), ``minutes``; ``table`` extends one table only (judges may do that;
@@ -40,7 +54,7 @@ class ClockInputSerializer(serializers.Serializer):
 
     action = serializers.ChoiceField(choices=["start", "pause", "resume", "extend"])
     minutes = serializers.IntegerField(required=False, min_value=1, max_value=240)
-    table = serializers.IntegerField(required=False, min_value=1)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=SMALLINT_MAX)
 
     def validate(self, attrs: dict) -> dict:
         if attrs["action"] == "extend" and "minutes" not in attrs:
@@ -64,8 +78,10 @@ def clock_body(rnd: Round, table: int | None) -> dict:
 class RoundClockApi(TournamentApi):
     """GET/POST /api/tournaments/{tournament_id}/rounds/{number}/clock/.
 
-    GET: anyone who may see the round; ``?table=N`` adds that table's extension. POST: start,
-    pause, resume or extend (organisers; judges may extend one table). 404 ``round_not_found``,
+    GET: anyone who may see the round; ``?table=N`` adds that table's extension (400
+    ``invalid`` for a value that is not a table number, :class:`ClockQuerySerializer`). POST: start,
+    pause, resume or extend (organisers; judges may extend one table, never their own: 403
+    ``own_match``). 404 ``round_not_found``,
     ``table_not_in_round``; 409 ``round_not_running``, ``clock_already_started``,
     ``clock_not_running``, ``clock_not_paused``; 400 ``invalid_value``.
     """
@@ -73,15 +89,16 @@ class RoundClockApi(TournamentApi):
     @extend_schema(
         operation_id="tournaments_rounds_clock_retrieve",
         summary="The round clock (time left computed from the stored facts)",
-        parameters=[OpenApiParameter("table", OpenApiTypes.INT, required=False)],
-        responses={200: ClockOutputSerializer, **READ_ERRORS},
+        parameters=[ClockQuerySerializer],
+        responses={200: ClockOutputSerializer, 400: ErrorResponseSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        query = ClockQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         tournament = self.visible_tournament(tournament_id)
         rnd = selectors.round_get_visible(tournament=tournament, number=number, user=request.user)
-        table = request.query_params.get("table")
-        table_no = int(table) if table and table.isdigit() else None
-        return Response(ClockOutputSerializer(clock_body(rnd, table_no)).data)
+        table = query.validated_data.get("table")
+        return Response(ClockOutputSerializer(clock_body(rnd, table)).data)
 
     @extend_schema(
         operation_id="tournaments_rounds_clock_update",
@@ -98,6 +115,8 @@ class RoundClockApi(TournamentApi):
         if not (data["action"] == "extend" and table):
             require_manage(request.user, tournament)
         rnd = selectors.round_get(tournament=tournament, number=number)
+        if table:
+            refuse_own_match(request.user, selectors.match_for_table(round=rnd, table=table))
         action = data["action"]
         if action == "start":
             rnd = services.round_clock_start(round=rnd, minutes=data.get("minutes"))

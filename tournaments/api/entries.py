@@ -22,6 +22,7 @@ from tournaments.api._common import ERRORS, READ_ERRORS, ROLE_READ_ERRORS, Tourn
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import (
     can_judge,
+    can_see_override_notes,
     is_player_of_entry,
     require_deck_list_viewer,
     require_deck_submitter,
@@ -94,6 +95,10 @@ class MemberOutputSerializer(serializers.Serializer):
 class EntryOutputSerializer(serializers.Serializer):
     """An entry (``selectors.EntryView``) with its members, deck status (legal, override,
     illegal, missing) and drop state: GET/POST .../entries/ and POST .../register/.
+
+    ``override_reason`` is the organiser's note for the staff (``permissions.
+    can_see_override_notes``): empty for everyone else, who sees only ``deck_status``
+    ``override``. Context ``{"staff": bool}`` (default ``False``).
     """
 
     id = serializers.IntegerField()
@@ -105,8 +110,13 @@ class EntryOutputSerializer(serializers.Serializer):
     deck_status = serializers.ChoiceField(
         choices=["legal", "override", "unverified", "illegal", "missing"]
     )
-    override_reason = serializers.CharField(source="entry.pairing_override_reason")
+    override_reason = serializers.SerializerMethodField(
+        help_text=_("The organiser's note on the override (staff only; empty for others).")
+    )
     members = MemberOutputSerializer(many=True)
+
+    def get_override_reason(self, obj: Any) -> str:
+        return str(obj.entry.pairing_override_reason) if self.context.get("staff") else ""
 
 
 class DeckSubmitInputSerializer(serializers.Serializer):
@@ -208,6 +218,11 @@ def entry_created_response(tournament: Tournament, entry: Entry) -> Response:
     return Response(EntryOutputSerializer(views[0]).data, status=status.HTTP_201_CREATED)
 
 
+def entries_context(request: Request, tournament: Tournament) -> dict[str, bool]:
+    """The serializer context of :class:`EntryOutputSerializer` for the caller."""
+    return {"staff": can_see_override_notes(request.user, tournament)}
+
+
 # --- views --------------------------------------------------------------------------------
 
 
@@ -215,10 +230,11 @@ class EntryListCreateApi(TournamentApi):
     """GET, POST /api/tournaments/{tournament_id}/entries/: list the entries; register one.
 
     GET: anyone who may see the event; a member's ``deck.rule_card`` is blank where the caller may
-    not see that list. POST: organisers only, body ``EntryCreateInputSerializer`` (one name, or two
-    for a pair); a late entry while running. 201 with the entry; 400 ``wrong_entry_kind``,
-    ``pair_needs_two_players``, ``invalid_value``; 409 ``player_already_registered``,
-    ``tournament_status``, ``late_entry_closed``.
+    not see that list, and ``override_reason`` for anyone but the staff. POST: organisers only,
+    body ``EntryCreateInputSerializer`` (one name, or two for a pair); a late entry while
+    running. 201 with the entry; 400 ``wrong_entry_kind``, ``pair_needs_two_players``,
+    ``invalid_value``; 409 ``player_already_registered``, ``tournament_status``,
+    ``late_entry_closed``.
     """
 
     @extend_schema(
@@ -229,7 +245,8 @@ class EntryListCreateApi(TournamentApi):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = self.visible_tournament(tournament_id)
         views = selectors.entry_views(tournament=tournament, user=request.user)
-        return Response(EntryOutputSerializer(views, many=True).data)
+        context = entries_context(request, tournament)
+        return Response(EntryOutputSerializer(views, many=True, context=context).data)
 
     @extend_schema(
         operation_id="tournaments_entries_create",

@@ -31,7 +31,8 @@ class MatchResultApi(TournamentApi):
     its result slip (``services.match_result_record``): the games it stands for, each with the
     right holder of the first-player policy; a no-show is a match loss for the absent side.
 
-    Judges and organisers (``require_judge``). 201 with the match; 404 ``match_not_found``; 409
+    Judges and organisers (``require_judge``), never for a match they play in (403
+    ``own_match``, refused by the service). 201 with the match; 404 ``match_not_found``; 409
     ``games_already_recorded``, ``round_not_published``, ``round_finished``, ``bye_match``; 400
     ``invalid_result``, ``roll_not_recorded``, ``not_in_match``.
     """

@@ -20,6 +20,7 @@ from hkk_tournament.converters import ID_MAX, INT_MAX, SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Tournament
+from tournaments.permissions import require_judge_of_match
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -280,7 +281,8 @@ class MatchDieRollApi(TournamentApi):
     roll winner ("player 1") and whether a game-3 re-roll was agreed (docs/rules.md §6 (HKK
     first-player rights)).
 
-    Judges and organisers (``require_judge``). Body ``DieRollInputSerializer``. 200 with the match;
+    Judges and organisers, not at their own table (``require_judge_of_match``; 403
+    ``own_match``). Body ``DieRollInputSerializer``. 200 with the match;
     404 ``match_not_found``; 409 ``round_not_published``, ``round_finished``, ``bye_match``,
     ``games_already_recorded``, ``reroll_agreement_too_late`` (the agreement changed once a
     roll is recorded); 400 ``not_in_match``, ``reroll_not_available``.
@@ -298,6 +300,7 @@ class MatchDieRollApi(TournamentApi):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match = selectors.match_get(tournament=tournament, match_id=match_id)
+        require_judge_of_match(request.user, match)
         services.match_set_die_roll(
             match=match,
             winner_entry=data["winner"],
@@ -311,7 +314,8 @@ class MatchRerollAgreementApi(TournamentApi):
     withdraw) both players' agreement to decide HKK game 3 by a new die roll. Accepted only
     before the game-1 die roll is recorded (docs/rules.md §6 (HKK first-player rights)).
 
-    Judges and organisers (``require_judge``). Body ``RerollAgreementInputSerializer``. 200 with
+    Judges and organisers, not at their own table (``require_judge_of_match``; 403
+    ``own_match``). Body ``RerollAgreementInputSerializer``. 200 with
     the match; 409 ``reroll_agreement_too_late``, ``round_not_published``, ``round_finished``,
     ``bye_match``; 400 ``reroll_not_available`` (not HKK with three games); 404
     ``match_not_found``.
@@ -328,6 +332,7 @@ class MatchRerollAgreementApi(TournamentApi):
         serializer = RerollAgreementInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
+        require_judge_of_match(request.user, match)
         services.match_set_reroll_agreement(match=match, agreed=serializer.validated_data["agreed"])
         return match_response(tournament, match_id)
 
@@ -336,7 +341,8 @@ class MatchGame3RollApi(TournamentApi):
     """POST /api/tournaments/{tournament_id}/matches/{match_id}/game3-roll/: record the winner of
     the agreed game-3 re-roll (docs/rules.md §6 (HKK first-player rights)).
 
-    Judges and organisers (``require_judge``). Body ``Game3RollInputSerializer``. 200 with the
+    Judges and organisers, not at their own table (``require_judge_of_match``; 403
+    ``own_match``). Body ``Game3RollInputSerializer``. 200 with the
     match; 404 ``match_not_found``; 409 ``no_reroll_agreed``, ``not_game_3`` (not exactly two games
     recorded), ``round_not_published``, ``round_finished``, ``bye_match``; 400 ``not_in_match``.
     """
@@ -352,6 +358,7 @@ class MatchGame3RollApi(TournamentApi):
         serializer = Game3RollInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
+        require_judge_of_match(request.user, match)
         services.match_set_game3_roll(match=match, winner_entry=serializer.validated_data["winner"])
         return match_response(tournament, match_id)
 
@@ -360,7 +367,8 @@ class MatchGameRecordApi(TournamentApi):
     """POST /api/tournaments/{tournament_id}/matches/{match_id}/games/: record one game, or correct
     it (``correction`` with a ``reason``; ``expected_version`` guards against a concurrent edit).
 
-    Judges and organisers (``require_judge``). Body ``GameRecordInputSerializer``. 201 for a new
+    Judges and organisers, not at their own table (``require_judge_of_match``; 403
+    ``own_match``). Body ``GameRecordInputSerializer``. 201 for a new
     game, 200 for a correction (game and match). 404 ``match_not_found``, ``game_not_recorded``;
     409 ``game_already_recorded``, ``stale_version``, ``match_complete``,
     ``match_already_decided`` (a best-of match is decided), ``round_finished`` …; 400
@@ -377,6 +385,7 @@ class MatchGameRecordApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
         tournament = self.judged_tournament(tournament_id)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
+        require_judge_of_match(request.user, match)
         return game_response(tournament, record_game(request, {"match": match}))
 
 
@@ -384,7 +393,8 @@ class TableGameRecordApi(TournamentApi):
     """POST /api/tournaments/{tournament_id}/rounds/{number}/tables/{table}/games/: record or
     correct one game, addressing the match by round number and table.
 
-    Judges and organisers (``require_judge``). Body, responses and errors as for
+    Judges and organisers, not at their own table (``require_judge_of_match``; 403
+    ``own_match``). Body, responses and errors as for
     ``.../matches/{match_id}/games/``, plus 404 ``round_not_found`` and ``table_not_in_round``.
     """
 
@@ -397,4 +407,6 @@ class TableGameRecordApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, number: int, table: int) -> Response:
         tournament = self.judged_tournament(tournament_id)
         rnd = selectors.round_get(tournament=tournament, number=number)
-        return game_response(tournament, record_game(request, {"round": rnd, "table": table}))
+        match = selectors.match_for_table(round=rnd, table=table)
+        require_judge_of_match(request.user, match)
+        return game_response(tournament, record_game(request, {"match": match}))

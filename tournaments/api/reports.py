@@ -146,9 +146,10 @@ class ReportConfirmApi(TournamentApi):
     """POST /api/tournaments/{tournament_id}/reports/{report_id}/confirm/ (no body): accept a
     player's result report.
 
-    Judges and organisers (``require_judge``). The report's games are recorded (differing ones
-    corrected), it becomes ``accepted`` and the match's other open reports ``superseded``. 200 with
-    the report; 404 ``report_not_found``; 409 ``report_closed`` and ``game_record``'s state errors;
+    Judges and organisers (``require_judge``), never for a match they play in (403
+    ``own_match``). The report's games are recorded (differing ones corrected), it becomes
+    ``accepted`` and the match's other open reports ``superseded``. 200 with the report; 404
+    ``report_not_found``; 409 ``report_closed`` and ``game_record``'s state errors;
     400 its rule errors.
     """
 

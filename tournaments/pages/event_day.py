@@ -37,7 +37,7 @@ from tournaments.pages.event_day_forms import (
     PenaltyForm,
     TopCutForm,
 )
-from tournaments.permissions import can_manage
+from tournaments.permissions import can_manage, refuse_own_match
 
 _CLOCK_MESSAGES = {
     "start": gettext_lazy("The clock is running."),
@@ -51,7 +51,7 @@ _CLOCK_MESSAGES = {
 @require_POST
 def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """POST /tournaments/<id>/rounds/<number>/clock/: start, pause, resume or extend the round
-    clock (:class:`ClockForm`; organisers), or extend one table (judges)."""
+    clock (:class:`ClockForm`; organisers), or extend one table (judges, not their own)."""
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     form = ClockForm(request.POST)
@@ -62,6 +62,9 @@ def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     action, minutes, table = data["action"], data["minutes"], data["table"]
     if not (action == "extend" and table) and not can_manage(request.user, tournament):
         raise PermissionDenied(_("Only the organisers of this tournament may do this."))
+    own = rnd.matches.filter(table=table).first() if table else None
+    if own is not None:
+        refuse_own_match(request.user, own)  # nobody extends their own table (403 page)
     calls = {
         "start": lambda: services.round_clock_start(round=rnd, minutes=minutes),
         "pause": lambda: services.round_clock_pause(round=rnd),

@@ -7,8 +7,9 @@ one tap per game (A won / B won / draw) with a "waived" toggle that switches who
 went first. The full form (any first player, corrections with a reason) is below it, and the
 game start of both sides (§5 (HKK game start: opening hand and life points)) under that.
 
-Who may: ``can_judge`` (organisers and judges of the event; 403 otherwise, 404 when the event,
-a draft round or the table is not visible); anonymous users go to the login page.
+Who may: ``can_judge_match`` (organisers and judges of the event who do not play at this table;
+403 otherwise, 404 when the event, a draft round or the table is not visible); anonymous users
+go to the login page.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from tournaments.domain.match_structure import MatchStructure, PolicyCode
 from tournaments.models import Match, Round
 from tournaments.pages.common import judged_tournament, match_at, run, visible_round
 from tournaments.pages.judge_forms import DieRollForm, GameForm, QuickGameForm
+from tournaments.permissions import refuse_own_match
 from tournaments.services.game_start import match_game_start
 
 TEMPLATE = "tournaments/judge/match.html"
@@ -48,6 +50,7 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     match = match_at(rnd, table)
+    refuse_own_match(request.user, match)
     view = selectors.match_view(match=match)
     base = {"tournament": tournament, "round": rnd, "m": view, "nav": _table_nav(rnd, table)}
     if match.entry_b_id is None:  # a bye

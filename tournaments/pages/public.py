@@ -29,7 +29,13 @@ from tournaments.pages.organiser_forms import (
     SwapForm,
     TournamentOptionsForm,
 )
-from tournaments.permissions import can_appoint_staff, can_judge, can_manage, player_entry_ids
+from tournaments.permissions import (
+    can_appoint_staff,
+    can_judge,
+    can_manage,
+    can_see_override_notes,
+    player_entry_ids,
+)
 from tournaments.selectors import current_round, own_membership
 
 #: Seconds between two refreshes of the live page.
@@ -66,6 +72,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rounds": rounds,
         "manage": manage,
         "judge": manage or can_judge(user, tournament),
+        "override_notes": can_see_override_notes(user, tournament),
         "appoint": can_appoint_staff(user, tournament),
         "membership": membership,
         "own_entry_ids": player_entry_ids(user, tournament) if membership else set(),
@@ -107,7 +114,12 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     judge = manage or can_judge(request.user, tournament)
     matches = selectors.round_match_views(round=rnd)
     fast = judge and rnd.status == Round.Status.PUBLISHED
-    open_tables = [m.table for m in matches if not m.is_bye and not m.games]
+    own = player_entry_ids(request.user, tournament) if fast else set()
+    open_tables = [
+        m.table
+        for m in matches
+        if not m.is_bye and not m.games and not own & {m.match.entry_a_id, m.match.entry_b_id}
+    ]
     context = {
         "tournament": tournament,
         "round": rnd,
@@ -116,6 +128,8 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "judge": judge,
         "clock": selectors.clock_view(round=rnd) if rnd.status != Round.Status.DRAFT else None,
         "outcomes": services.match_outcomes(tournament=tournament) if fast else [],
+        # Nobody judges a match they play in: their own tables get no result buttons.
+        "own_entry_ids": own,
         "first_open_table": open_tables[0] if open_tables else None,
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],

@@ -32,6 +32,7 @@ from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Game, Match, Tournament
+from tournaments.permissions import refuse_own_match
 from tournaments.services._common import wins_needed
 from tournaments.services._match_rules import (
     game_fields,
@@ -154,7 +155,10 @@ def match_result_record(
     the open player reports once and asks for one standings recompute: a bounded number of
     queries whatever the result (about seven).
 
+    ``recorded_by`` (the judge; ``None`` for a system call) must not play in ``match``.
+
     Raises:
+        PermissionDenied: ``own_match`` (the judge plays at this table).
         Conflict: ``games_already_recorded`` (use the per-game page to correct).
         ValidationFailed: ``invalid_result``, ``roll_not_recorded``, ``not_in_match``, and
             ``game_record``'s rule errors (``draw_not_allowed``, ``score_missing`` …).
@@ -162,6 +166,7 @@ def match_result_record(
             ``tournament_finished``, ``invalid_match_structure``.
     """
     match = locked_match(match)
+    refuse_own_match(recorded_by, match)
     require_playable(match)
     tournament = match.round.tournament
     structure = structure_of(match)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
+from tournaments.permissions import refuse_own_match
 from tournaments.services._match_rules import locked_match
 from tournaments.services.results import game_record
 
@@ -314,16 +315,19 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
     are corrected (``GameCorrection`` history, reason "Confirmed result report #id"), the report
     becomes ``accepted`` and every other open report of the match ``superseded``.
 
-    Games recorded beyond the report's last game are left as they are.
+    Games recorded beyond the report's last game are left as they are. ``by`` (the judge) must
+    not play in the match.
 
     Raises:
         NotFound: ``report_not_found`` (deleted meanwhile with its round's results).
+        PermissionDenied: ``own_match`` (the judge plays in this match).
         InvalidState: ``report_closed`` (accepted or superseded already), ``round_not_published``,
             and ``game_record``'s state errors (e.g. ``round_finished`` for a new game).
         ValidationFailed: ``game_record``'s rule errors.
     """
     report_id = report.pk
     match = locked_match(report.match)
+    refuse_own_match(by, match)
     # ``of=self`` and no ordering: the default ordering would join (and lock) match and round.
     locked = (
         ResultReport.objects.select_for_update(of=("self",)).filter(pk=report_id).order_by().first()

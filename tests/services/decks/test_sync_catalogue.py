@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.utils import translation
 
 from decks import models
@@ -260,3 +260,34 @@ def test_a_second_sync_is_refused_while_one_waits():
     with pytest.raises(Exception) as caught:
         catalogue_sync_run_start(game=game, requested_by=None)
     assert getattr(caught.value, "code", "") == "sync_already_running"
+
+
+def test_admin_started_sync_with_the_broker_down_runs_in_process(
+    fake_api, tmp_path, unreachable_broker, django_capture_on_commit_callbacks, caplog
+):
+    """The broker refuses connections: the admin action still answers (302), and the recorded
+    run is not left waiting forever: the job runs in the admin's request and finishes."""
+    base, _log = fake_api
+    admin = get_user_model().objects.create_superuser("boss", "boss@example.com", "x" * 12)
+    client = Client()
+    client.force_login(admin)
+    game = models.Game.objects.get(slug="hkk")
+    with (
+        translation.override("en"),
+        override_settings(
+            HKK_CARD_API_URL=f"{base}/ok/api.php?lapkereso",
+            HKK_CARD_API_CACHE=str(tmp_path / "cache"),
+        ),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        response = client.post(
+            "/admin/decks/game/", {"action": "sync_from_publisher", "_selected_action": [game.pk]}
+        )
+    assert response.status_code == 302
+    run = models.CatalogueSyncRun.objects.get(game=game)
+    assert run.status == "done", run.message
+    assert len(hkk_cards()) == 9
+    assert any(
+        "broker unavailable, running decks.catalogue_sync_run in-process" in r.getMessage()
+        for r in caplog.records
+    )
