@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
+from tournaments.domain.first_player import RightMode, right_mode
 from tournaments.models import (
     DeckSubmission,
     Entry,
@@ -238,7 +239,7 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
         games=structure.games_per_match,
         mine=(mine, names[mine]),
         theirs=(theirs, names[theirs]),
-        chooses=structure.policy != "hkk",
+        chooses=right_mode(structure) == RightMode.CHOOSES,
         draws=structure.game_draws,
         score_label=selectors.unit_label(structure.game_score_unit) if structure.scored else None,
         outcomes=_my_outcomes(tournament, seat),

@@ -38,6 +38,7 @@ from tournaments.selectors.history import (
 from tournaments.selectors.match_structure import (
     PolicySummary,
     game_error_message,
+    policy_choices,
     policy_summary,
     structure_error_message,
     unit_label,
@@ -98,8 +99,6 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.staff import my_roles, staff_list, user_find, user_get
 from tournaments.selectors.standings import (
-    BASE_COLUMN_TIEBREAKERS,
-    PERCENT_TIEBREAKERS,
     TIEBREAKER_DIGITS,
     StandingsPage,
     StandingView,
@@ -113,6 +112,7 @@ from tournaments.selectors.standings import (
     standings_page,
     standings_snapshot,
     stored_row_views,
+    tiebreaker_choices,
     tiebreaker_columns,
     tiebreaker_labels,
 )
@@ -129,7 +129,6 @@ from tournaments.selectors.tournaments import (
 )
 
 __all__ = [
-    "BASE_COLUMN_TIEBREAKERS",
     "BracketRoundView",
     "ClockView",
     "DisputeView",
@@ -140,7 +139,6 @@ __all__ = [
     "MemberView",
     "NextAction",
     "PAGES_AROUND",
-    "PERCENT_TIEBREAKERS",
     "PolicySummary",
     "RightView",
     "SEARCH_MAX_CHARS",
@@ -193,6 +191,7 @@ __all__ = [
     "paginate",
     "page_number",
     "pairings_by_name",
+    "policy_choices",
     "policy_summary",
     "relaxation_message",
     "report_get",
@@ -219,6 +218,7 @@ __all__ = [
     "stored_row_views",
     "structure_error_message",
     "tiebreaker_columns",
+    "tiebreaker_choices",
     "tiebreaker_labels",
     "top_cut_rounds",
     "tournament_actions",
