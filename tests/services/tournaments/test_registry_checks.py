@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _ids(errors: list) -> list[str]:
-    return [e.id for e in errors if isinstance(e, Error)]
+    return [str(e.id) for e in errors if isinstance(e, Error)]
 
 
 def test_the_seeded_data_and_the_registries_agree():
