@@ -396,12 +396,14 @@ def _played(
     """Every state after the next game: each roll winner when a roll decides, then each
     outcome, the holder going first (a won game of a scored structure scores 1, the longest
     match)."""
-    states = [state]
+    rolled = [(state, decision.holder)]
     if decision.needs_roll:
-        states = [record_die_roll(state, structure, winner) for winner in (_A, _B)]
+        rolled = []
+        for winner in (_A, _B):
+            after_roll = record_die_roll(state, structure, winner)
+            rolled.append((after_roll, next_right(after_roll, structure).holder))
     nxt = []
-    for st in states:
-        holder = next_right(st, structure).holder
+    for st, holder in rolled:
         if holder is None:  # pragma: no cover (a recorded roll always names a holder)
             continue
         for winner in _outcomes(structure):
