@@ -396,11 +396,11 @@ def _played(
     """Every state after the next game: each roll winner when a roll decides, then each
     outcome, the holder going first (a won game of a scored structure scores 1, the longest
     match)."""
-    rolled = [(state, decision.holder)]
+    rolled: list[tuple[MatchState, EntryId | None]] = [(state, decision.holder)]
     if decision.needs_roll:
         rolled = []
-        for winner in (_A, _B):
-            after_roll = record_die_roll(state, structure, winner)
+        for roll_winner in (_A, _B):
+            after_roll = record_die_roll(state, structure, roll_winner)
             rolled.append((after_roll, next_right(after_roll, structure).holder))
     nxt = []
     for st, holder in rolled:
