@@ -13,5 +13,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         """Register the Celery tasks in every process (web, worker, shell), so
-        ``tournaments.services.jobs`` can enqueue them by name."""
+        ``tournaments.services.jobs`` can enqueue them by name, and the system check that
+        fails at start-up when the registries and the stored data drift apart
+        (``tournaments.checks``)."""
+        from django.core import checks
+
         from tournaments import tasks  # noqa: F401  (imported for its task registrations)
+        from tournaments.checks import registry_drift
+
+        checks.register(registry_drift, checks.Tags.models)

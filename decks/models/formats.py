@@ -35,17 +35,6 @@ class SideboardModeChoices(models.TextChoices):
     ANY = SideboardMode.ANY.value, _("any size")
 
 
-class FirstPlayerPolicy(models.TextChoices):
-    """A format's default first-player policy: codes of ``tournaments.domain.first_player``.
-
-    ``hkk``: docs/rules.md §6 (HKK first-player rights); ``loser_chooses``: §11 (WoW TCG
-    matches and first player).
-    """
-
-    HKK = "hkk", _("HKK: die roll for game 1, then player 2, then player 1")
-    LOSER_CHOOSES = "loser_chooses", _("loser of the previous game chooses")
-
-
 class BanList(models.Model):
     """A named, shared ban list (e.g. the all-events test-print list, attached to every HKK
     format). Entries carry their own effective dates."""
@@ -172,11 +161,10 @@ class Format(models.Model):
     colour_limit = models.PositiveIntegerField(_("colour limit"), null=True, blank=True)
     colours_not_counted = models.JSONField(_("colours not counted"), default=list, blank=True)
     params = models.JSONField(_("rule-set parameters"), default=dict, blank=True)
+    # A code of the tournaments' policy registry, which this app may not import: the
+    # ``tournaments`` system check reports a code the registry does not know.
     first_player_policy = models.CharField(
-        _("default first-player policy"),
-        max_length=32,
-        choices=FirstPlayerPolicy.choices,
-        default=FirstPlayerPolicy.HKK,
+        _("default first-player policy"), max_length=32, default="hkk"
     )
     games_per_match = models.PositiveSmallIntegerField(_("default games per match"), default=3)
     match_structure = models.JSONField(

@@ -42,7 +42,8 @@ Policies (``POLICIES``, in ``first_player_policies``; codes in ``match_structure
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from tournaments.domain.first_player_policies import (
     POLICIES,
@@ -72,6 +73,7 @@ __all__ = [
     "MatchState",
     "RightDecision",
     "RightMode",
+    "SlipLine",
     "StartChoice",
     "UnknownPolicy",
     "agree_reroll_game3",
@@ -81,6 +83,8 @@ __all__ = [
     "next_right",
     "record_die_roll",
     "result_games",
+    "right_mode",
+    "slip_lines",
     "validate_game",
     "validate_games",
 ]
@@ -342,3 +346,96 @@ def record_die_roll(
             return replace(state, roll_winner=winner)
         return replace(state, game3_roll_winner=winner)
     raise InconsistentGame("roll_not_expected", {"game": decision.game_number})
+
+
+def right_mode(structure: MatchStructure) -> RightMode:
+    """How the decided entry uses its right under ``structure``'s policy: ``holds_right``
+    (HKK: a waivable right) or ``chooses`` (who starts). Raises ``KeyError`` for an
+    unregistered policy (a ``MatchStructure`` never has one)."""
+    return structure.rules.mode
+
+
+@dataclass(frozen=True, slots=True)
+class SlipLine:
+    """What a result slip prints for game ``game`` before the match is played.
+
+    ``player`` is 1 (the game-1 die roll winner) or 2 when the policy gives the game to that
+    player whatever happens before it; ``needs_roll`` when a die roll decides (HKK game 3
+    after an agreed re-roll); both unset when the holder depends on the earlier results (the
+    slip prints the policy's ``slip_text``). ``reasons`` are the decision reason codes seen.
+    """
+
+    game: int
+    player: int | None
+    needs_roll: bool
+    reasons: tuple[str, ...]
+
+
+_A, _B = 1, 2
+
+
+def _outcomes(structure: MatchStructure) -> tuple[EntryId | None, ...]:
+    return (_A, _B, None) if structure.game_draws else (_A, _B)
+
+
+def _decisions_at_level(
+    states: Sequence[MatchState], structure: MatchStructure
+) -> list[tuple[MatchState, RightDecision]]:
+    out = []
+    for state in states:
+        try:
+            out.append((state, next_right(state, structure)))
+        except InconsistentGame:
+            continue  # the match is over after these results
+    return out
+
+
+def _played(
+    state: MatchState, decision: RightDecision, structure: MatchStructure
+) -> list[MatchState]:
+    """Every state after the next game: each roll winner when a roll decides, then each
+    outcome, the holder going first (a won game of a scored structure scores 1, the longest
+    match)."""
+    rolled: list[tuple[MatchState, EntryId | None]] = [(state, decision.holder)]
+    if decision.needs_roll:
+        rolled = []
+        for roll_winner in (_A, _B):
+            after_roll = record_die_roll(state, structure, roll_winner)
+            rolled.append((after_roll, next_right(after_roll, structure).holder))
+    nxt = []
+    for st, holder in rolled:
+        if holder is None:  # pragma: no cover (a recorded roll always names a holder)
+            continue
+        for winner in _outcomes(structure):
+            score = 1 if structure.scored and winner is not None else None
+            game = GameRecord(len(st.games) + 1, holder, False, holder, winner, score)
+            nxt.append(replace(st, games=(*st.games, game)))
+    return nxt
+
+
+@lru_cache(maxsize=256)
+def slip_lines(structure: MatchStructure, *, reroll_game3: bool = False) -> tuple[SlipLine, ...]:
+    """Per game of ``structure``, what a result slip prints about its holder, derived from
+    the policy's own ``decide`` (no rule is coded here): every sequence of earlier results
+    (win A, win B, draw where allowed; the game-1 die roll won by player 1) is replayed
+    through :func:`next_right`, and a game whose holder is the same player in all of them
+    gets that player. ``reroll_game3``: the HKK agreement to roll again for game 3.
+
+    Returns one :class:`SlipLine` per game that can be played, in order. Cached per
+    structure (at most 3⁸ sequences for a nine-game match).
+    """
+    state = MatchState(a=_A, b=_B, roll_winner=_A, reroll_game3=reroll_game3)
+    states: list[MatchState] = [state]
+    lines: list[SlipLine] = []
+    while states:
+        decided = _decisions_at_level(states, structure)
+        if not decided:
+            break
+        decisions = [d for _state, d in decided]
+        players = {None if d.holder is None else (1 if d.holder == _A else 2) for d in decisions}
+        needs_roll = all(d.needs_roll for d in decisions)
+        player = next(iter(players)) if len(players) == 1 and not needs_roll else None
+        reasons = tuple(sorted({d.reason for d in decisions}))
+        lines.append(SlipLine(decisions[0].game_number, player, needs_roll, reasons))
+        states = [nxt for st, d in decided for nxt in _played(st, d, structure)]
+    return tuple(lines)

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from tournaments.domain.match_structure import MatchStructure
 from tournaments.domain.types import EntryId, GameRecord
+
+if TYPE_CHECKING:
+    from tournaments.domain.match_structure import MatchStructure
 
 __all__ = [
     "InconsistentGame",

@@ -36,10 +36,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from enum import StrEnum
+
+from tournaments.domain.first_player_policies import (
+    HKK_GAMES_PER_MATCH,
+    POLICIES,
+    FirstPlayerPolicy,
+    LaterGames,
+    PolicyCode,
+)
 
 __all__ = [
-    "GAME_DEFAULT_PRESET",
     "MAX_GAMES_PER_MATCH",
     "PRESETS",
     "HKK_GAMES_PER_MATCH",
@@ -53,9 +59,6 @@ __all__ = [
 
 #: Hard upper bound on games per match accepted from stored data.
 MAX_GAMES_PER_MATCH = 9
-
-#: The HKK first-player rule names games 1–3 only (docs/rules.md §6 HKK first-player rights).
-HKK_GAMES_PER_MATCH = 3
 
 
 class InvalidStructure(ValueError):  # noqa: N818 (matches InconsistentGame)
@@ -74,57 +77,21 @@ class InvalidStructure(ValueError):  # noqa: N818 (matches InconsistentGame)
         self.params = dict(params or {})
 
 
-class PolicyCode(StrEnum):
-    """First-player policy codes (implemented in ``tournaments.domain.first_player``).
-
-    * ``hkk``: docs/rules.md §6 HKK first-player rights. Die roll for game 1; its winner is
-      player 1 and holds the right (may waive); game 2 belongs to player 2, game 3 to player 1,
-      or to a new die roll when both agreed before the game-1 roll.
-    * ``wow``: docs/rules.md §11 WoW TCG matches and first player. The die roll winner chooses
-      who starts game 1; later games follow ``MatchStructure.later_games``.
-    * ``blue_moon``: docs/rules.md §13 Blue Moon matches. As ``wow`` (who starts is unknown in
-      the sources; inferred).
-    * ``loser_chooses``: generic Magic Tournament Rules 2.2 policy, kept for stored tournaments:
-      the die roll winner chooses for game 1, then always the loser of the previous game (after a
-      drawn game, whoever chose for it).
-    """
-
-    HKK = "hkk"
-    WOW = "wow"
-    BLUE_MOON = "blue_moon"
-    LOSER_CHOOSES = "loser_chooses"
-
-
-class LaterGames(StrEnum):
-    """Who holds the right / chooses in games after the first (``wow`` and ``blue_moon``).
-
-    * ``loser_chooses``: the loser of the previous game chooses; after a drawn game the player
-      who chose for the drawn game chooses again (Magic Tournament Rules 2.2; the default).
-    * ``alternate``: the player who did not hold the right in the previous game (inferred
-      option, the way HKK passes the right from game 1 to game 2).
-    """
-
-    LOSER_CHOOSES = "loser_chooses"
-    ALTERNATE = "alternate"
-
-
-#: Policies whose later games are fixed by their own rule (no ``later_games`` setting).
-_FIXED_LATER_GAMES = frozenset({PolicyCode.HKK, PolicyCode.LOSER_CHOOSES})
-
-
 @dataclass(frozen=True, slots=True)
 class MatchStructure:
     """How the games of one match are played and counted.
 
     Attributes:
-        policy: first-player policy code (:class:`PolicyCode`).
-        games_per_match: the most games a match can have (1–9; at most 3 for ``hkk``).
+        policy: first-player policy code, registered in ``first_player_policies.POLICIES``
+            (a :class:`PolicyCode` for the built-in ones).
+        games_per_match: the most games a match can have (1–9; at most the policy's
+            ``max_games``: 3 for ``hkk``).
         ends_when_decided: ``True`` = the match stops once its winner can no longer change
             (best of N: a Bo3 ends at 2–0); ``False`` = all ``games_per_match`` games are played
             (HKK default: three games per opponent).
         later_games: rule for games 2+ under ``wow`` / ``blue_moon`` (:class:`LaterGames`);
-            ``None`` = the policy's default (``loser_chooses``). Must be ``None`` for ``hkk`` and
-            ``loser_chooses``, whose rule is fixed.
+            ``None`` = the policy's default (``loser_chooses``). Must be ``None`` for policies
+            whose rule is fixed (``hkk``, ``loser_chooses``: no ``later_games_setting``).
         game_draws: whether a single game may end drawn (HKK and WoW TCG yes; Blue Moon no).
         game_score_unit: unit of the per-game score the winner earns (``"crystals"`` for Blue
             Moon), or ``None`` when games carry no score.
@@ -139,7 +106,7 @@ class MatchStructure:
         InvalidStructure: on construction, with the codes listed on the class.
     """
 
-    policy: PolicyCode
+    policy: str
     games_per_match: int
     ends_when_decided: bool
     later_games: LaterGames | None = None
@@ -149,10 +116,11 @@ class MatchStructure:
     target_score: int | None = None
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "policy", PolicyCode(self.policy))
-        except ValueError:
-            raise InvalidStructure("unknown_policy", {"value": self.policy}) from None
+        rules = POLICIES.get(self.policy) if isinstance(self.policy, str) else None
+        if rules is None:
+            raise InvalidStructure("unknown_policy", {"value": self.policy})
+        known = PolicyCode._value2member_map_.get(self.policy)
+        object.__setattr__(self, "policy", known if known is not None else str(self.policy))
         if self.later_games is not None:
             try:
                 object.__setattr__(self, "later_games", LaterGames(self.later_games))
@@ -172,12 +140,12 @@ class MatchStructure:
                 "invalid_games_per_match",
                 {"value": self.games_per_match, "max": MAX_GAMES_PER_MATCH},
             )
-        if self.policy == PolicyCode.HKK and self.games_per_match > HKK_GAMES_PER_MATCH:
+        if rules.max_games is not None and self.games_per_match > rules.max_games:
             raise InvalidStructure(
                 "too_many_games_for_policy",
-                {"policy": str(self.policy), "max": HKK_GAMES_PER_MATCH},
+                {"policy": str(self.policy), "max": rules.max_games},
             )
-        if self.later_games is not None and self.policy in _FIXED_LATER_GAMES:
+        if self.later_games is not None and not rules.later_games_setting:
             raise InvalidStructure("later_games_not_configurable", {"policy": str(self.policy)})
         unit, top = self.game_score_unit, self.game_score_max
         if unit is not None and (not isinstance(unit, str) or not unit.strip()):
@@ -193,20 +161,26 @@ class MatchStructure:
         return self.game_score_unit is not None
 
     @property
+    def rules(self) -> FirstPlayerPolicy:
+        """The registry entry of :attr:`policy` (``first_player_policies.POLICIES``)."""
+        return POLICIES[self.policy]
+
+    @property
     def effective_later_games(self) -> LaterGames | None:
-        """The later-games rule in force: ``later_games`` or the policy default (``None`` for
+        """The later-games rule in force: ``later_games`` or the policy's default (``None`` for
         ``hkk``, whose games 2 and 3 follow its own rule)."""
-        if self.policy == PolicyCode.HKK:
-            return None
-        if self.policy == PolicyCode.LOSER_CHOOSES:
-            return LaterGames.LOSER_CHOOSES
-        return self.later_games or LaterGames.LOSER_CHOOSES
+        rules = self.rules
+        if rules.later_games_setting and self.later_games is not None:
+            return self.later_games
+        return rules.default_later_games
 
     @property
     def reroll_game3_available(self) -> bool:
-        """Both players may agree, before the game-1 roll, to roll again for game 3 (``hkk``
-        with three games; docs/rules.md §6 HKK first-player rights)."""
-        return self.policy == PolicyCode.HKK and self.games_per_match == HKK_GAMES_PER_MATCH
+        """Both players may agree, before the game-1 roll, to roll again for game 3 (a policy
+        with ``reroll_game3``, ``hkk``, with all its games; docs/rules.md §6 HKK first-player
+        rights)."""
+        rules = self.rules
+        return rules.reroll_game3 and self.games_per_match == rules.max_games
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready mapping (enum values as plain strings); ``from_dict`` reads it back."""
@@ -277,13 +251,6 @@ PRESETS: Mapping[str, MatchStructure] = {
     ),
 }
 
-#: The preset a new format of each game starts from (game slugs as in the card catalogue).
-GAME_DEFAULT_PRESET: Mapping[str, str] = {
-    "hkk": "hkk",
-    "wow": "wow_best_of_three",
-    "bluemoon": "blue_moon",
-}
-
 
 def get_preset(code: str) -> MatchStructure:
     """The preset structure ``code`` (a key of ``PRESETS``).
@@ -311,9 +278,10 @@ def structure_for_policy(
     Raises:
         InvalidStructure: as :class:`MatchStructure`.
     """
-    code = PolicyCode(policy) if policy in PolicyCode._value2member_map_ else None
-    if code is None:
+    rules = POLICIES.get(policy)
+    if rules is None:
         raise InvalidStructure("unknown_policy", {"value": policy})
     games = HKK_GAMES_PER_MATCH if games_per_match is None else games_per_match
-    ends = code != PolicyCode.HKK if ends_when_decided is None else ends_when_decided
-    return MatchStructure(policy=code, games_per_match=games, ends_when_decided=ends)
+    # A policy that names its own games (HKK) plays them all; the others default to best of.
+    ends = rules.max_games is None if ends_when_decided is None else ends_when_decided
+    return MatchStructure(policy=policy, games_per_match=games, ends_when_decided=ends)

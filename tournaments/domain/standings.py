@@ -26,7 +26,14 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from tournaments.domain.types import EntryId, MatchRecord, MatchTally, Scoring, StandingRow
+from tournaments.domain.types import (
+    EntryId,
+    MatchRecord,
+    MatchTally,
+    Scoring,
+    StandingRow,
+    gettext_noop,
+)
 
 FLOOR = Fraction(1, 3)
 #: HKK default chain after match points (docs/rules.md §8, order inferred).
@@ -64,17 +71,40 @@ class EntryStats:
 Stats = Mapping[EntryId, EntryStats]
 
 
+#: A within-ties tiebreaker: ``(members of one group still tied on every key before it, all
+#: stats, scoring) -> {member: value}``.
+WithinTies = Callable[[Sequence[EntryId], Stats, Scoring], Mapping[EntryId, Fraction]]
+
+
 @dataclass(frozen=True, slots=True)
 class Tiebreaker:
-    """A registered tiebreaker: ``compute(stats_of_entry, all_stats, scoring) -> Fraction``.
+    """A registered tiebreaker, whole.
 
-    ``within_ties`` tiebreakers (head-to-head) are computed as a post-pass inside the tie groups
-    left by the keys before them; ``compute`` is unused for them.
+    Attributes:
+        code: stable code (stored on formats and tournaments).
+        label: its name in the organiser's choices (English msgid; the Django layer
+            translates it).
+        column: its standings column heading (English msgid).
+        compute: ``compute(stats_of_entry, all_stats, scoring) -> Fraction`` for a tiebreaker
+            that has a value per entry; ``None`` for a within-ties one.
+        within_ties: for a tiebreaker computed inside the groups still tied on the keys before
+            it (head-to-head): called once per group, every entry of the group a member
+            (:data:`WithinTies`); ``None`` otherwise.
+        percent: its value is a share shown as a percentage (OMW%, GW%, OGW%).
+        base_column: standings tables already show its value in a base column (game points).
     """
 
     code: str
-    compute: Callable[[EntryStats, Stats, Scoring], Fraction]
-    within_ties: bool = False
+    label: str
+    column: str
+    compute: Callable[[EntryStats, Stats, Scoring], Fraction] | None = None
+    within_ties: WithinTies | None = None
+    percent: bool = False
+    base_column: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.compute is None) == (self.within_ties is None):
+            raise ValueError(f"tiebreaker {self.code!r} needs exactly one of compute, within_ties")
 
 
 def match_win_pct(s: EntryStats, scoring: Scoring) -> Fraction:
@@ -152,18 +182,56 @@ def _game_points(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:
     return Fraction(s.game_points)
 
 
-def _unused(s: EntryStats, stats: Stats, scoring: Scoring) -> Fraction:  # pragma: no cover
-    raise AssertionError("within-ties tiebreakers are computed by the post-pass")
+def _head_to_head(
+    members: Sequence[EntryId], stats: Stats, scoring: Scoring
+) -> dict[EntryId, Fraction]:
+    """Inside one tied group: the match points each member scored against the other members
+    (FIDE's "direct encounter"), if every two members have met; otherwise 0 for every member
+    (so it does not split the group)."""
+    member_set = set(members)
+    met = {frozenset((e, opp)) for e in members for opp in stats[e].opponents if opp in member_set}
+    all_met = len(members) > 1 and len(met) == len(members) * (len(members) - 1) // 2
+    return {
+        e: Fraction(sum(p for opp, p in stats[e].results if opp in member_set))
+        if all_met
+        else Fraction(0)
+        for e in members
+    }
 
 
 TIEBREAKERS: dict[str, Tiebreaker] = {
-    "buchholz": Tiebreaker("buchholz", _buchholz),
-    "median_buchholz": Tiebreaker("median_buchholz", _median_buchholz),
-    "omw": Tiebreaker("omw", _omw),
-    "gw": Tiebreaker("gw", _gw),
-    "ogw": Tiebreaker("ogw", _ogw),
-    "game_points": Tiebreaker("game_points", _game_points),
-    "head_to_head": Tiebreaker("head_to_head", _unused, within_ties=True),
+    "buchholz": Tiebreaker(
+        "buchholz",
+        gettext_noop("Buchholz (sum of the opponents' match points)"),
+        gettext_noop("Buchholz"),
+        _buchholz,
+    ),
+    "median_buchholz": Tiebreaker(
+        "median_buchholz",
+        gettext_noop("Median Buchholz"),
+        gettext_noop("Median Buchholz"),
+        _median_buchholz,
+    ),
+    "omw": Tiebreaker(
+        "omw", gettext_noop("Opponents' match-win %"), gettext_noop("OMW%"), _omw, percent=True
+    ),
+    "gw": Tiebreaker("gw", gettext_noop("Game-win %"), gettext_noop("GW%"), _gw, percent=True),
+    "ogw": Tiebreaker(
+        "ogw", gettext_noop("Opponents' game-win %"), gettext_noop("OGW%"), _ogw, percent=True
+    ),
+    "game_points": Tiebreaker(
+        "game_points",
+        gettext_noop("Game points"),
+        gettext_noop("Game points (tiebreaker)"),
+        _game_points,
+        base_column=True,
+    ),
+    "head_to_head": Tiebreaker(
+        "head_to_head",
+        gettext_noop("Head-to-head"),
+        gettext_noop("Head-to-head"),
+        within_ties=_head_to_head,
+    ),
 }
 
 
@@ -173,6 +241,21 @@ def get_tiebreaker(code: str) -> Tiebreaker:
         return TIEBREAKERS[code]
     except KeyError:
         raise UnknownTiebreaker(code) from None
+
+
+def register_tiebreaker(tiebreaker: Tiebreaker) -> Tiebreaker:
+    """Add ``tiebreaker`` to ``TIEBREAKERS`` (the one step of adding a tiebreaker; the Django
+    system check of ``tournaments`` then checks stored codes against the registry).
+
+    Raises:
+        ValueError: the code is already registered, or the label or column is empty.
+    """
+    if tiebreaker.code in TIEBREAKERS:
+        raise ValueError(f"tiebreaker {tiebreaker.code!r} is already registered")
+    if not (tiebreaker.label and tiebreaker.column):
+        raise ValueError(f"tiebreaker {tiebreaker.code!r} needs a label and a column")
+    TIEBREAKERS[tiebreaker.code] = tiebreaker
+    return tiebreaker
 
 
 def _tally(match: MatchRecord | MatchTally, games_per_match: int) -> tuple[int, int, int] | None:
@@ -276,10 +359,12 @@ def compute_standings(
         Rows in standing order; ``rank`` is shared on a true tie (equal match points and equal
         values of every tiebreaker), then the tie is listed by entry id.
 
-    ``head_to_head`` (a post-pass): inside each group still tied on all keys before it, an
-    entry's value is the match points it scored against the other members of the group, as
-    FIDE's "direct encounter"; it applies only if every two members of the group have met,
-    otherwise every member of the group gets 0 (so it does not split the group).
+    A within-ties tiebreaker (``Tiebreaker.within_ties``, e.g. ``head_to_head``) is a
+    post-pass: its function is called once per group still tied on all keys before it.
+    ``head_to_head``: an entry's value is the match points it scored against the other
+    members of the group, as FIDE's "direct encounter"; it applies only if every two members
+    of the group have met, otherwise every member of the group gets 0 (so it does not split
+    the group).
 
     Raises:
         UnknownTiebreaker: for an unknown code. ValueError: see ``collect_stats``.
@@ -291,9 +376,10 @@ def compute_standings(
     listed = sorted(set(entry_ids))
     keys: dict[EntryId, list[Fraction]] = {e: [Fraction(stats[e].match_points)] for e in listed}
     for tb in chain:
-        if tb.within_ties:
-            values = _head_to_head(listed, keys, stats)
+        if tb.within_ties is not None:
+            values = _within_ties(tb.within_ties, listed, keys, stats, scoring)
         else:
+            assert tb.compute is not None  # one of the two (Tiebreaker.__post_init__)
             values = {e: tb.compute(stats[e], stats, scoring) for e in listed}
         for e in listed:
             keys[e].append(values[e])
@@ -340,24 +426,23 @@ def _dense_ranks(
     return {e: tuple(col[j] for col in ranks_by_column) for j, e in enumerate(listed)}
 
 
-def _head_to_head(
-    listed: list[EntryId], keys: Mapping[EntryId, list[Fraction]], stats: Stats
+def _within_ties(
+    function: WithinTies,
+    listed: list[EntryId],
+    keys: Mapping[EntryId, list[Fraction]],
+    stats: Stats,
+    scoring: Scoring,
 ) -> dict[EntryId, Fraction]:
+    """``function`` called once per group of entries still tied on every key so far; an entry
+    the function leaves out gets 0."""
     groups: dict[tuple[Fraction, ...], list[EntryId]] = {}
     for e in listed:
         groups.setdefault(tuple(keys[e]), []).append(e)
     values: dict[EntryId, Fraction] = {}
     for members in groups.values():
-        member_set = set(members)
-        met = {
-            frozenset((e, opp)) for e in members for opp in stats[e].opponents if opp in member_set
-        }
-        all_met = len(members) > 1 and len(met) == len(members) * (len(members) - 1) // 2
+        got = function(members, stats, scoring)
         for e in members:
-            if all_met:
-                values[e] = Fraction(sum(p for opp, p in stats[e].results if opp in member_set))
-            else:
-                values[e] = Fraction(0)
+            values[e] = Fraction(got.get(e, 0))
     return values
 
 

@@ -19,6 +19,13 @@ from fractions import Fraction
 EntryId = int
 
 
+def gettext_noop(message: str) -> str:
+    """``message`` unchanged: marks a registry text (label, rule, slip text) for translation
+    where Django cannot be imported. The Django layer translates it with ``gettext``; the name
+    is Django's own marker, so ``makemessages`` extracts the string."""
+    return message
+
+
 class StartChoice(StrEnum):
     """What the holder of the right (HKK) or the chooser (WoW TCG, Blue Moon) decided.
 

@@ -8,7 +8,15 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.domain.first_player_policies import POLICIES, PolicyCode
 from tournaments.domain.match_structure import MatchStructure, structure_for_policy
+
+
+def first_player_policy_choices() -> list[tuple[str, str]]:
+    """``(code, translated label)`` of every registered first-player policy (the registry in
+    ``tournaments.domain.first_player_policies``): the field's choices, read when used, so a
+    new policy needs no migration."""
+    return [(code, str(_(policy.label))) for code, policy in POLICIES.items()]
 
 
 class Tournament(models.Model):
@@ -65,7 +73,9 @@ class Tournament(models.Model):
     bye_games_won = models.PositiveSmallIntegerField(_("games credited for a bye"), default=2)
     planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"), null=True, blank=True)
     tiebreakers = models.JSONField(_("tiebreakers"), default=list, blank=True)
-    first_player_policy = models.CharField(_("first-player policy"), max_length=32)
+    first_player_policy = models.CharField(
+        _("first-player policy"), max_length=32, choices=first_player_policy_choices
+    )
     match_structure = models.JSONField(_("match structure"), default=dict, blank=True)
     late_entry_cutoff_round = models.PositiveSmallIntegerField(
         _("late entry cut-off round"), null=True, blank=True
@@ -141,7 +151,7 @@ class Tournament(models.Model):
             structure = MatchStructure.from_dict(self.match_structure)
         else:
             structure = structure_for_policy(
-                self.first_player_policy or "hkk",
+                self.first_player_policy or PolicyCode.HKK,
                 games_per_match=self.games_per_match,
                 ends_when_decided=self.stop_at_two_wins,
             )

@@ -26,7 +26,8 @@ from django.views.decorators.http import require_http_methods
 
 from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
-from tournaments.domain.match_structure import MatchStructure, PolicyCode
+from tournaments.domain.first_player import RightMode, right_mode
+from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import Match, Round
 from tournaments.pages.common import judged_tournament, match_at, run, visible_round
 from tournaments.pages.judge_forms import DieRollForm, GameForm, QuickGameForm
@@ -81,7 +82,7 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
         else "",
         "game_start": match_game_start(match),
         "structure": structure,
-        "chooses": structure.policy != PolicyCode.HKK,
+        "chooses": right_mode(structure) == RightMode.CHOOSES,
         "score_unit": selectors.unit_label(structure.game_score_unit),
         "offer_reroll_agreement": structure.reroll_game3_available
         and not match.reroll_game3_agreed
@@ -100,7 +101,7 @@ def _options(structure: MatchStructure) -> dict[str, dict[str, Any]]:
     """Form options that follow from the match structure: a choice instead of a waivable
     right (WoW TCG, Blue Moon), the game-3 re-roll (HKK), a per-game score and its maximum
     (Blue Moon crystals)."""
-    chooses = structure.policy != PolicyCode.HKK
+    chooses = right_mode(structure) == RightMode.CHOOSES
     return {
         "roll": {"reroll_available": structure.reroll_game3_available, "chooses": chooses},
         "game": {

@@ -8,19 +8,14 @@ The tiebreakers and first-player policies offered are the registered ones (docs/
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.domain.first_player import POLICIES
-from tournaments.domain.standings import TIEBREAKERS
+from tournaments import selectors
 from tournaments.models import StaffRole
 from tournaments.pages.common import set_choices
 from tournaments.services import IMPORT_MAX_BYTES
-
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
 
 
 class TournamentCreateForm(forms.Form):
@@ -131,27 +126,14 @@ class TournamentCreateForm(forms.Form):
         return cleaned
 
 
-def tiebreaker_choices() -> list[tuple[str, StrOrPromise]]:
-    """The registered tiebreakers with translated names."""
-    labels = {
-        "buchholz": _("Buchholz (sum of the opponents' match points)"),
-        "median_buchholz": _("Median Buchholz"),
-        "omw": _("Opponents' match-win %"),
-        "gw": _("Game-win %"),
-        "ogw": _("Opponents' game-win %"),
-        "game_points": _("Game points"),
-        "head_to_head": _("Head-to-head"),
-    }
-    return [(code, labels.get(code, code)) for code in TIEBREAKERS]
+def tiebreaker_choices() -> list[tuple[str, str]]:
+    """The registered tiebreakers with their translated labels (the registry's)."""
+    return selectors.tiebreaker_choices()
 
 
-def policy_choices() -> list[tuple[str, StrOrPromise]]:
-    """The registered first-player policies with translated names."""
-    labels = {
-        "hkk": _("HKK: die roll for game 1, then player 2, then player 1"),
-        "loser_chooses": _("The loser of the previous game chooses"),
-    }
-    return [(code, labels.get(code, code)) for code in POLICIES]
+def policy_choices() -> list[tuple[str, str]]:
+    """The registered first-player policies with their translated labels (the registry's)."""
+    return selectors.policy_choices()
 
 
 class TournamentOptionsForm(forms.Form):

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
+from tournaments.domain.first_player import RightMode, right_mode
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import (
     DeckSubmission,
@@ -250,7 +251,7 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
         games=structure.games_per_match,
         mine=(mine, names[mine]),
         theirs=(theirs, names[theirs]),
-        chooses=structure.policy != "hkk",
+        chooses=right_mode(structure) == RightMode.CHOOSES,
         draws=structure.game_draws,
         **_score_options(structure),
         outcomes=_my_outcomes(tournament, seat),

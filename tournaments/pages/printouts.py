@@ -39,6 +39,7 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import HRFlowable
 
 from tournaments import selectors, services
+from tournaments.domain import first_player as fp
 from tournaments.models import Match, Round, Tournament
 
 #: Directories searched for DejaVuSans.ttf / DejaVuSans-Bold.ttf, in order: the copy bundled
@@ -275,48 +276,35 @@ def standings_pdf(*, tournament: Tournament) -> bytes:
 
 
 def _holder_texts(match: Match, tournament: Tournament, names: dict[int, str]) -> list[str]:
-    """Per game of the match structure, who holds the right to go first or chooses who starts
-    (known names where the die roll is recorded, else the rule: docs/rules.md §6 (HKK
-    first-player rights) for HKK, §11 (WoW TCG matches and first player) and §13 (Blue Moon
-    matches) for the chooser policies)."""
+    """Per game of the match structure, who holds the right to go first or chooses who starts,
+    as the policy's own rule gives it (``first_player.slip_lines``): the player with a known
+    name where the die roll is recorded, a die roll to tick, or the policy's slip text when the
+    holder depends on the earlier results (docs/rules.md §6 (HKK first-player rights), §11 (WoW
+    TCG matches and first player), §13 (Blue Moon matches))."""
     a, b = match.entry_a_id, match.entry_b_id
     p1 = match.die_roll_winner_id
-    p2 = (b if p1 == a else a) if p1 is not None else None
-
-    def who(entry: int | None, player: int) -> str:
-        if entry is None:
-            return _("player %(player)s (die roll winner: %(box)s A  %(box)s B)") % {
-                "player": player,
-                "box": BOX,
-            }
-        seat = "A" if entry == a else "B"
-        return _("player %(player)s: %(name)s (%(seat)s)") % {
-            "player": player,
-            "name": names.get(entry, ""),
-            "seat": seat,
-        }
-
+    players = {1: p1, 2: (b if p1 == a else a) if p1 is not None else None}
     structure = tournament.structure
     texts = []
-    for game in range(1, structure.games_per_match + 1):
-        if game == 1:
-            texts.append(who(p1, 1))
-        elif structure.policy == "hkk":
-            if game == 2:
-                texts.append(who(p2, 2) if p2 is not None else _("player 2"))
-            elif match.reroll_game3_agreed:
-                texts.append(_("new die roll (agreed): %(box)s A  %(box)s B") % {"box": BOX})
-            else:
-                texts.append(who(p1, 1) if p1 is not None else _("player 1"))
-        elif structure.effective_later_games == "alternate":
+    for line in fp.slip_lines(structure, reroll_game3=match.reroll_game3_agreed):
+        entry = players.get(line.player or 0)
+        if line.needs_roll:
+            texts.append(_("new die roll (agreed): %(box)s A  %(box)s B") % {"box": BOX})
+        elif line.player is None:
+            texts.append(_(structure.rules.slip_text) % {"previous": line.game - 1})
+        elif entry is not None:
+            seat = "A" if entry == a else "B"
             texts.append(
-                _("the other player than in game %(previous)s chooses") % {"previous": game - 1}
+                _("player %(player)s: %(name)s (%(seat)s)")
+                % {"player": line.player, "name": names.get(entry, ""), "seat": seat}
+            )
+        elif line.game == 1:
+            texts.append(
+                _("player %(player)s (die roll winner: %(box)s A  %(box)s B)")
+                % {"player": line.player, "box": BOX}
             )
         else:
-            texts.append(
-                _("the loser of game %(previous)s chooses (after a draw: the same player)")
-                % {"previous": game - 1}
-            )
+            texts.append(_("player %(player)s") % {"player": line.player})
     return texts
 
 
@@ -340,7 +328,7 @@ def _slip(m: Match, rnd: Round, names: dict[int, str]) -> KeepTogether:
     policy = Paragraph(
         _text(f"{summary.name}: {summary.rule} ({_('source')}: {summary.source})"), st["body"]
     )
-    chooses = structure.policy != "hkk"
+    chooses = fp.right_mode(structure) == fp.RightMode.CHOOSES
     rows: list[list[Any]] = [
         [
             _("Game"),

@@ -39,6 +39,7 @@ from tournaments.selectors.history import (
 from tournaments.selectors.match_structure import (
     PolicySummary,
     game_error_message,
+    policy_choices,
     policy_summary,
     structure_error_message,
     unit_label,
@@ -99,8 +100,6 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.staff import my_roles, staff_list, user_find, user_get
 from tournaments.selectors.standings import (
-    BASE_COLUMN_TIEBREAKERS,
-    PERCENT_TIEBREAKERS,
     TIEBREAKER_DIGITS,
     StandingsPage,
     StandingView,
@@ -114,6 +113,7 @@ from tournaments.selectors.standings import (
     standings_page,
     standings_snapshot,
     stored_row_views,
+    tiebreaker_choices,
     tiebreaker_columns,
     tiebreaker_labels,
 )
@@ -130,7 +130,6 @@ from tournaments.selectors.tournaments import (
 )
 
 __all__ = [
-    "BASE_COLUMN_TIEBREAKERS",
     "BracketRoundView",
     "ClockView",
     "DisputeView",
@@ -141,7 +140,6 @@ __all__ = [
     "MemberView",
     "NextAction",
     "PAGES_AROUND",
-    "PERCENT_TIEBREAKERS",
     "PolicySummary",
     "RightView",
     "SEARCH_MAX_CHARS",
@@ -195,6 +193,7 @@ __all__ = [
     "paginate",
     "page_number",
     "pairings_by_name",
+    "policy_choices",
     "policy_summary",
     "relaxation_message",
     "report_get",
@@ -221,6 +220,7 @@ __all__ = [
     "stored_row_views",
     "structure_error_message",
     "tiebreaker_columns",
+    "tiebreaker_choices",
     "tiebreaker_labels",
     "top_cut_rounds",
     "tournament_actions",

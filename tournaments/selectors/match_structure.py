@@ -15,12 +15,8 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.domain.match_structure import (
-    InvalidStructure,
-    LaterGames,
-    MatchStructure,
-    PolicyCode,
-)
+from tournaments.domain.first_player_policies import LATER_GAMES_RULES, POLICIES
+from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,21 +31,6 @@ class PolicySummary:
     source: str
 
 
-_NAMES = {
-    PolicyCode.HKK: _("HKK first-player right"),
-    PolicyCode.WOW: _("WoW TCG: the die roll winner chooses"),
-    PolicyCode.BLUE_MOON: _("Blue Moon: the die roll winner chooses"),
-    PolicyCode.LOSER_CHOOSES: _("The loser of the previous game chooses"),
-}
-
-_SOURCES = {
-    PolicyCode.HKK: "docs/rules.md §6 (HKK first-player rights)",
-    PolicyCode.WOW: "docs/rules.md §11 (WoW TCG matches and first player)",
-    PolicyCode.BLUE_MOON: "docs/rules.md §13 (Blue Moon matches)",
-    PolicyCode.LOSER_CHOOSES: "docs/rules.md §11 (WoW TCG matches and first player)",
-}
-
-
 def _games_text(structure: MatchStructure) -> str:
     n = structure.games_per_match
     if n == 1:
@@ -60,32 +41,17 @@ def _games_text(structure: MatchStructure) -> str:
 
 
 def policy_summary(structure: MatchStructure) -> PolicySummary:
-    """The name, one-line rule and source of ``structure`` in the active language."""
-    policy = PolicyCode(structure.policy)
+    """The name, one-line rule and source of ``structure`` in the active language, from its
+    policy's registry entry (``first_player_policies.POLICIES``) and later-games setting."""
+    rules = structure.rules
     parts = [_games_text(structure)]
-    if policy == PolicyCode.HKK:
-        if structure.games_per_match == 1:
-            parts.append(gettext("The die roll winner holds the right to go first (may waive)."))
-        else:
-            parts.append(
-                gettext(
-                    "Game 1: the die roll winner (player 1) holds the right to go first; game 2: "
-                    "player 2; game 3: player 1, or a new roll if agreed before the game-1 roll. "
-                    "The holder may waive."
-                )
-            )
-    else:
-        parts.append(gettext("The die roll winner chooses who starts game 1."))
-        if structure.games_per_match > 1:
-            if structure.effective_later_games == LaterGames.ALTERNATE:
-                parts.append(gettext("Later games: the other player chooses in turn."))
-            else:
-                parts.append(
-                    gettext(
-                        "Later games: the loser of the previous game chooses (after a draw, "
-                        "the same player)."
-                    )
-                )
+    single = structure.games_per_match == 1
+    parts.append(
+        gettext(rules.rule_single_game if single and rules.rule_single_game else rules.rule)
+    )
+    later = structure.effective_later_games
+    if later is not None and not single:
+        parts.append(gettext(LATER_GAMES_RULES[later]))
     if structure.scored:
         parts.append(
             gettext("The winner scores 1–%(max)s %(unit)s.")
@@ -94,8 +60,17 @@ def policy_summary(structure: MatchStructure) -> PolicySummary:
     if not structure.game_draws:
         parts.append(gettext("No drawn games."))
     return PolicySummary(
-        code=str(policy), name=str(_NAMES[policy]), rule=" ".join(parts), source=_SOURCES[policy]
+        code=str(structure.policy),
+        name=gettext(rules.label),
+        rule=" ".join(parts),
+        source=rules.source,
     )
+
+
+def policy_choices() -> list[tuple[str, str]]:
+    """``(code, translated label)`` of every registered first-player policy, in registry
+    order: the choices of the models' and forms' policy fields."""
+    return [(code, gettext(policy.label)) for code, policy in POLICIES.items()]
 
 
 def unit_label(unit: str | None) -> str:

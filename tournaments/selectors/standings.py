@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext
 
+from tournaments.domain.standings import TIEBREAKERS
 from tournaments.domain.types import StandingRow
 from tournaments.models import StandingsSnapshot, Tournament
 from tournaments.selectors.entries import names_by_entry
@@ -25,10 +26,6 @@ from tournaments.selectors.paging import SearchedPage, name_matches, paginate, s
 
 #: Digits shown for a tiebreaker value (the exact value goes in a title attribute / "exact").
 TIEBREAKER_DIGITS = 4
-#: Tiebreakers shown as percentages.
-PERCENT_TIEBREAKERS = frozenset({"omw", "gw", "ogw"})
-#: Tiebreakers whose value every standings table already shows in a base column.
-BASE_COLUMN_TIEBREAKERS = frozenset({"game_points"})
 
 
 def standings_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
@@ -179,7 +176,8 @@ class TiebreakerValue:
         """For people, in the active language's number format: whole values as integers
         ("15"), percentage tiebreakers (OMW%, GW%, OGW%) as percents with 2 decimals
         ("66,67 %" in Hungarian), the rest with ``TIEBREAKER_DIGITS`` decimals."""
-        if self.code in PERCENT_TIEBREAKERS:
+        entry = TIEBREAKERS.get(self.code)
+        if entry is not None and entry.percent:
             return f"{number_format(Decimal(fraction_decimal(self.exact * 100, 2)), 2)} %"
         if self.exact.denominator == 1:
             return number_format(self.exact.numerator)
@@ -202,7 +200,7 @@ class StandingView:
     @property
     def shown_tiebreakers(self) -> list[TiebreakerValue]:
         """The tiebreakers that need a column of their own (game points already have one)."""
-        return [tb for tb in self.tiebreakers if tb.code not in BASE_COLUMN_TIEBREAKERS]
+        return [tb for tb in self.tiebreakers if not _in_base_column(tb.code)]
 
 
 def standing_views(*, tournament: Tournament, rows: Sequence[StandingRow]) -> list[StandingView]:
@@ -224,17 +222,20 @@ def standing_views(*, tournament: Tournament, rows: Sequence[StandingRow]) -> li
     ]
 
 
+def _in_base_column(code: str) -> bool:
+    entry = TIEBREAKERS.get(code)
+    return entry is not None and entry.base_column
+
+
 def tiebreaker_labels() -> dict[str, str]:
-    """Translated column headings of the tiebreaker codes."""
-    return {
-        "buchholz": gettext("Buchholz"),
-        "median_buchholz": gettext("Median Buchholz"),
-        "omw": gettext("OMW%"),
-        "gw": gettext("GW%"),
-        "ogw": gettext("OGW%"),
-        "game_points": gettext("Game points (tiebreaker)"),
-        "head_to_head": gettext("Head-to-head"),
-    }
+    """Translated column headings of the registered tiebreaker codes (their ``column``)."""
+    return {code: gettext(tb.column) for code, tb in TIEBREAKERS.items()}
+
+
+def tiebreaker_choices() -> list[tuple[str, str]]:
+    """``(code, translated label)`` of every registered tiebreaker, in registry order: the
+    organiser's choices."""
+    return [(code, gettext(tb.label)) for code, tb in TIEBREAKERS.items()]
 
 
 def tiebreaker_columns(tournament: Tournament) -> list[tuple[str, str]]:
@@ -244,5 +245,5 @@ def tiebreaker_columns(tournament: Tournament) -> list[tuple[str, str]]:
     return [
         (code, labels.get(code, code))
         for code in tournament.tiebreakers
-        if code not in BASE_COLUMN_TIEBREAKERS
+        if not _in_base_column(code)
     ]

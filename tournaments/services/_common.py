@@ -2,32 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from django.db import connection, transaction
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import InvalidState
 from tournaments.domain.types import Scoring
 from tournaments.models import Round, Tournament
-
-
-class GameDefaults(TypedDict):
-    """A game's fallbacks: first-player policy code, tiebreaker codes, games per match."""
-
-    policy: str
-    tiebreakers: list[str]
-    games: int
-
-
-#: Defaults when the ``decks.Format`` row names none: docs/rules.md §6 (HKK first-player rights),
-#: §8 (HKK tournament structure and scoring), §11 (WoW TCG matches and first player), §13 (Blue
-#: Moon matches) and §15 (Match points and tiebreakers).
-GAME_DEFAULTS: dict[str, GameDefaults] = {
-    "hkk": {"policy": "hkk", "tiebreakers": ["buchholz", "game_points"], "games": 3},
-    "wow": {"policy": "loser_chooses", "tiebreakers": ["omw", "gw", "ogw"], "games": 3},
-    "bluemoon": {"policy": "loser_chooses", "tiebreakers": ["omw", "gw", "ogw"], "games": 1},
-}
 
 
 def scoring_for(tournament: Tournament) -> Scoring:

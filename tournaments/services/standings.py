@@ -17,7 +17,8 @@ from django.utils.translation import gettext
 
 from tournaments import selectors
 from tournaments.domain import standings as standings_domain
-from tournaments.domain.match_structure import MatchStructure, PolicyCode
+from tournaments.domain.first_player import RightMode, right_mode
+from tournaments.domain.match_structure import MatchStructure
 from tournaments.domain.types import StandingRow
 from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.services._common import scoring_for
@@ -150,7 +151,7 @@ def _export_game(g: Any, structure: MatchStructure) -> dict[str, Any]:
         "first": g.first_id,
         "winner": g.winner_id,
     }
-    if structure.policy != PolicyCode.HKK:
+    if right_mode(structure) == RightMode.CHOOSES:
         out["chosen_by"] = g.chosen_by_id
     if structure.scored:
         out["score"] = g.score

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments import selectors
+from tournaments.domain.games import get_game
 from tournaments.domain.top_cut import (
     BracketMatch,
     TopCutError,
@@ -27,17 +28,18 @@ from tournaments.models import Match, Round, RoundSeat, Tournament
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.standings import standings_compute
 
-#: Default bracket size per game (0: Swiss only). HKK events keep Swiss only by default; WoW
-#: TCG and Blue Moon follow the Magic Tournament Rules practice of a top 8.
-TOP_CUT_DEFAULTS = {"hkk": 0, "wow": 8, "bluemoon": 8}
-
 R = Round.Status
 
 
 def top_cut_default_size(tournament: Tournament) -> int:
-    """The suggested bracket size for ``tournament``'s game (0 = Swiss only)."""
-    game = getattr(tournament.format, "game", None)
-    return TOP_CUT_DEFAULTS.get(str(getattr(game, "slug", "") or ""), 0)
+    """The suggested bracket size for ``tournament``'s game (0 = Swiss only): its entry in
+    ``tournaments.domain.games.GAMES`` (HKK events keep Swiss only; WoW TCG and Blue Moon
+    follow the Magic Tournament Rules practice of a top 8).
+
+    Raises:
+        UnknownGame: a game with no entry (the start-up system check reports such formats).
+    """
+    return get_game(tournament.format.game.slug).top_cut
 
 
 def _require_last_finished(tournament: Tournament) -> Round:

@@ -21,16 +21,10 @@ from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
 from tournaments.domain import first_player as first_player_domain
 from tournaments.domain import standings as standings_domain
-from tournaments.domain.match_structure import (
-    GAME_DEFAULT_PRESET,
-    InvalidStructure,
-    MatchStructure,
-    PolicyCode,
-    get_preset,
-)
+from tournaments.domain.games import GameRules, UnknownGame, get_game
+from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.models import Tournament
 from tournaments.services._common import (
-    GAME_DEFAULTS,
     last_round,
     lock_rounds,
     lock_tournament,
@@ -61,6 +55,24 @@ SCORING_FIELDS = frozenset(
 def _game_slug(fmt: Format) -> str:
     game = getattr(fmt, "game", "")
     return str(getattr(game, "slug", game) or "")
+
+
+def game_rules(fmt: Format) -> GameRules:
+    """The registry entry of ``fmt``'s game (``tournaments.domain.games.GAMES``).
+
+    Raises:
+        ValidationFailed: ``unknown_game`` for a game with no entry (never another game's
+            defaults).
+    """
+    slug = _game_slug(fmt)
+    try:
+        return get_game(slug)
+    except UnknownGame:
+        raise ValidationFailed(
+            "unknown_game",
+            _("The format's game has no tournament rules registered: %(game)s.") % {"game": slug},
+            {"game": slug},
+        ) from None
 
 
 def _format_default(fmt: Format, names: Sequence[str], fallback: Any) -> Any:
@@ -141,21 +153,19 @@ def _invalid_structure(exc: InvalidStructure) -> ValidationFailed:
 
 def format_structure(fmt: Format) -> MatchStructure:
     """The match structure a new tournament of ``fmt`` starts from: the format's
-    ``match_structure`` when set, else the game's preset (HKK three games, WoW TCG best of
-    three, a WoW TCG Core format best of one, Blue Moon one game in crystals; docs/rules.md §6
-    (HKK first-player rights), §11 (WoW TCG matches and first player), §13 (Blue Moon
-    matches)).
+    ``match_structure`` when set (a WoW TCG Core format stores best of one), else its game's
+    entry (:func:`game_rules`: HKK three games, WoW TCG best of three, Blue Moon one game in
+    crystals; docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first
+    player), §13 (Blue Moon matches)).
 
     Raises:
-        ValidationFailed: ``invalid_match_structure`` for stored data that is not valid.
+        ValidationFailed: ``invalid_match_structure`` for stored data that is not valid;
+            ``unknown_game`` for a format without a structure whose game has no entry.
     """
+    if not fmt.match_structure:
+        return game_rules(fmt).structure
     try:
-        if fmt.match_structure:
-            return MatchStructure.from_dict(fmt.match_structure)
-        game = _game_slug(fmt)
-        if game == "wow" and "core" in fmt.slug:
-            return get_preset("wow_best_of_one")
-        return get_preset(GAME_DEFAULT_PRESET.get(game, "hkk"))
+        return MatchStructure.from_dict(fmt.match_structure)
     except InvalidStructure as exc:
         raise _invalid_structure(exc) from None
 
@@ -175,7 +185,7 @@ def _structure_with(
     if policy is not None and policy != base.policy:
         _check_policy(policy)
         data["policy"] = policy
-        if policy in (PolicyCode.HKK, PolicyCode.LOSER_CHOOSES):
+        if not first_player_domain.get_policy(policy).later_games_setting:
             data["later_games"] = None
     if games_per_match is not None:
         data["games_per_match"] = games_per_match
@@ -205,16 +215,16 @@ def _match_settings(
 ) -> tuple[MatchStructure, list[str]]:
     """``(match structure, tiebreakers)``: the format's structure (``format_structure``) with
     the given overrides, the given tiebreakers else the format row's, else the game's
-    (``GAME_DEFAULTS``); checked: positive numbers, a known policy that allows that many games,
-    known tiebreakers."""
-    game_defaults = GAME_DEFAULTS.get(_game_slug(fmt), GAME_DEFAULTS["hkk"])
+    (:func:`game_rules`); checked: positive numbers, a known policy that allows that many
+    games, known tiebreakers. Raises ``ValidationFailed`` (``unknown_game`` among others)."""
+    game = game_rules(fmt)
     if tiebreakers is not None:
         tbs = list(tiebreakers)
     else:
-        tbs = list(_format_default(fmt, ("default_tiebreakers",), game_defaults["tiebreakers"]))
+        tbs = list(_format_default(fmt, ("default_tiebreakers",), game.tiebreakers))
         if not set(tbs) <= set(standings_domain.TIEBREAKERS):
             # A format row naming codes the standings registry does not know: use the game's.
-            tbs = list(game_defaults["tiebreakers"])
+            tbs = list(game.tiebreakers)
     _check_positive(games_per_match=games_per_match, planned_rounds=planned_rounds)
     if first_player_policy:
         _check_policy(str(first_player_policy))

@@ -9,9 +9,9 @@ import pytest
 
 from tests.domain.tournaments.match_helpers import A, B
 from tournaments.domain.first_player import POLICIES, get_policy, next_right
+from tournaments.domain.games import GAMES
 from tournaments.domain.match import MatchState
 from tournaments.domain.match_structure import (
-    GAME_DEFAULT_PRESET,
     PRESETS,
     InvalidStructure,
     LaterGames,
@@ -52,7 +52,8 @@ def test_presets_say_what_the_sources_say():
         4,
     )
     assert get_preset("blue_moon_emissaries_inquisitors").game_score_max == 7
-    assert set(GAME_DEFAULT_PRESET.values()) <= set(PRESETS)
+    assert {game.structure for game in GAMES.values()} <= set(PRESETS.values())
+    assert GAMES["wow"].structure.policy == PolicyCode.WOW  # one source: no loser_chooses copy
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import itertools
 import re
 import zlib
+from dataclasses import replace
 
 import pytest
 from django.test import Client
@@ -17,6 +19,10 @@ from reportlab.pdfbase import pdfmetrics
 
 from tests.factories import UserFactory
 from tournaments import services
+from tournaments.domain import first_player as fp
+from tournaments.domain.match import MatchState
+from tournaments.domain.match_structure import MatchStructure
+from tournaments.domain.types import GameRecord
 from tournaments.models import Round, Tournament
 from tournaments.pages import printouts
 
@@ -196,23 +202,76 @@ def test_slip_names_the_right_holder_of_each_game(event):
     assert pdf.startswith(b"%PDF-")
 
 
-def test_loser_chooses_slips_explain_the_rule(organiser):
-    t = services.tournament_open_registration(
-        tournament=services.tournament_create(
-            owner=organiser, name="WoW", format_slug="hkk", first_player_policy="loser_chooses"
-        )
-    )
-    for name in NAMES[:2]:
-        services.entry_override_deck(
-            entry=services.entry_register_player(tournament=t, player_name=name), reason="test"
-        )
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
-    m = rnd.matches.get()
+def _domain_holders(state: MatchState, structure: MatchStructure, game: int) -> set[int | None]:
+    """The holder of ``game`` after every sequence of earlier results, by the domain."""
+    outcomes = (state.a, state.b, None) if structure.game_draws else (state.a, state.b)
+    holders: set[int | None] = set()
+    for winners in itertools.product(outcomes, repeat=game - 1):
+        with contextlib.suppress(fp.InconsistentGame):
+            after = state
+            for winner in winners:
+                holder = fp.next_right(after, structure).holder
+                assert holder is not None
+                score = 1 if structure.scored and winner is not None else None
+                record = GameRecord(len(after.games) + 1, holder, False, holder, winner, score)
+                fp.validate_game(fp.next_right(after, structure), record, after, structure)
+                after = replace(after, games=(*after.games, record))
+            holders.add(fp.next_right(after, structure).holder)
+    return holders
+
+
+STRUCTURES = {
+    "hkk": {"policy": "hkk", "games_per_match": 3, "ends_when_decided": False},
+    "hkk_one_game": {"policy": "hkk", "games_per_match": 1, "ends_when_decided": True},
+    "wow_loser": {"policy": "wow", "games_per_match": 3, "ends_when_decided": True},
+    "wow_alternate": {
+        "policy": "wow",
+        "games_per_match": 5,
+        "ends_when_decided": False,
+        "later_games": "alternate",
+    },
+    "loser_chooses_all_played": {
+        "policy": "loser_chooses",
+        "games_per_match": 3,
+        "ends_when_decided": False,
+    },
+    "blue_moon": {
+        "policy": "blue_moon",
+        "games_per_match": 3,
+        "ends_when_decided": True,
+        "game_draws": False,
+        "game_score_unit": "crystals",
+        "game_score_max": 7,
+    },
+}
+
+
+@pytest.mark.parametrize("key", sorted(STRUCTURES))
+def test_slips_name_the_holder_the_domain_gives(event, key):
+    """Each game's slip line names the entry the domain's ``next_right`` gives after every
+    possible earlier result, or prints the policy's slip text when that entry depends on the
+    results; before the die roll it leaves the roll to tick."""
+    t, rnd = event
+    t.match_structure = STRUCTURES[key]
+    structure = MatchStructure.from_dict(STRUCTURES[key])
+    m = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
+    names = {m.entry_a_id: "Ágnes Első", m.entry_b_id: "Béla Második"}
     with translation.override("en"):
-        texts = printouts._holder_texts(m, t, {})
-    assert printouts.BOX in texts[0]  # the die roll is not recorded yet
-    assert "game 1 chooses" in texts[1] and "game 2 chooses" in texts[2]
+        before = printouts._holder_texts(m, t, names)
+        assert printouts.BOX in before[0] and len(before) == structure.games_per_match
+        services.match_set_die_roll(match=m, winner_entry=m.entry_b_id)
+        m.refresh_from_db()
+        texts = printouts._holder_texts(m, t, names)
+        state = MatchState(m.entry_a_id, m.entry_b_id, roll_winner=m.entry_b_id)
+        for game, text in enumerate(texts, start=1):
+            holders = _domain_holders(state, structure, game)
+            if len(holders) == 1:
+                (holder,) = holders
+                seat = "A" if holder == m.entry_a_id else "B"
+                assert f"{names[holder]} ({seat})" in text, (game, text)
+            else:
+                assert text == structure.rules.slip_text % {"previous": game - 1}
+                assert len(holders) > 1
 
 
 def test_printouts_are_for_judges_only(event):

@@ -10,9 +10,8 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.utils import translation
 
-from decks.models import BanList, BanListEntry, FirstPlayerPolicy, Format, GameStartEffect
+from decks.models import BanList, BanListEntry, Format, GameStartEffect
 
 pytestmark = pytest.mark.django_db
 
@@ -86,11 +85,3 @@ def test_relabel_reverse_and_forward_keep_organiser_edits():
     assert GameStartEffect.objects.get(name="Terrgath").source == terrgath_new
     assert GameStartEffect.objects.get(name="Arochos").source == "Organiser's own note"
     assert set(_seeded_texts()).isdisjoint(_first_seeded_texts())
-
-
-def test_hkk_first_player_policy_label_is_the_event_forms_one():
-    with translation.override("en"):
-        label = str(FirstPlayerPolicy.HKK.label)
-    assert label == "HKK: die roll for game 1, then player 2, then player 1"
-    with translation.override("hu"):
-        assert str(FirstPlayerPolicy.HKK.label).startswith("HKK: az 1. játszmában kockadobás")

@@ -58,6 +58,11 @@ class _Rollback(Exception):  # noqa: N818
     """Raised inside the transaction to undo the simulation."""
 
 
+#: Games whose legal lists are built from the catalogue (HKK: gods, names × copies, a rule
+#: card); every other game plays its bundled example list.
+GENERATED_DECK_GAMES = frozenset({"hkk"})
+
+
 def _example_deck(game: str, format_slug: str) -> str:
     """The bundled example list of a game other than HKK: ``examples/<game>-legal.txt`` if it is
     legal for the format, else ``examples/<game>-unverified.txt`` if it is unverified (nothing
@@ -117,9 +122,9 @@ def build_legal_deck(
     """
     fmt = Format.objects.select_related("game").get(slug=format_slug)
     game = fmt.game.slug
-    if game != "hkk":
+    if game not in GENERATED_DECK_GAMES:
         return _example_deck(game, format_slug), None
-    cards = cards if cards is not None else cards_for_game("hkk")
+    cards = cards if cards is not None else cards_for_game(game)
     # Name-only entries (facts unknown) would make the list unverified, not legal.
     cards = [card for card in cards if not unknown_facts(card)]
     colourless = set(fmt.colours_not_counted or ()) | {"Színtelen", "Bufa"}
