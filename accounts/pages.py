@@ -7,15 +7,19 @@ Login, logout, password change and password reset are Django's own views (wired 
   POST counts against the ``signup`` throttle scope (per client address); over it the 429 page.
 - ``profile_view``: name and e-mail, and a button that issues a new API token
   (``rest_framework.authtoken``; the key is shown once).
+- ``LoginView``: Django's, plus the signed known-device cookie a successful login sets
+  (``accounts.security.remember_device``: that device keeps logging in while others' failures
+  lock the username or the venue's address).
 """
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User as AuthUser
 from django.http import HttpRequest, HttpResponse
@@ -24,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.security import remember_device
 from accounts.selectors import has_api_token
 from accounts.services import api_token_regenerate
 from hkk_tournament.throttling import check_page_rate
@@ -31,6 +36,18 @@ from hkk_tournament.throttling import check_page_rate
 # The backend recorded in the session when a freshly signed-up user is logged in (several
 # backends are configured, so ``login`` must be told which one vouched for the user).
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class LoginView(auth_views.LoginView):
+    """``/accounts/login/``: Django's login page; a successful login also marks the browser as
+    a known device of the user (signed cookie, ``accounts.security.remember_device``)."""
+
+    redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        remember_device(self.request, response, form.get_user().get_username())
+        return response
 
 
 @require_http_methods(["GET", "POST"])
