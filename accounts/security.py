@@ -83,7 +83,7 @@ def known_device(request: HttpRequest) -> KnownDevice | None:
         settings.HKK_KNOWN_DEVICE_COOKIE,
         default=None,
         salt=DEVICE_COOKIE_SALT,
-        max_age=settings.HKK_KNOWN_DEVICE_AGE.total_seconds(),
+        max_age=settings.HKK_KNOWN_DEVICE_AGE,
     )
     if not value or ":" not in value:
         return None
@@ -119,7 +119,7 @@ def _device_failures(device_id: str) -> int | None:
     then treated as unknown: the ordinary locks apply)."""
     try:
         return int(cache.get(_device_key(device_id), 0))
-    except Exception:  # noqa: BLE001 (any cache outage: fall back to the ordinary locks)
+    except Exception:  # any cache outage: fall back to the ordinary locks
         logger.warning("Known-device failure count unavailable; ordinary lockout applies.")
         return None
 
@@ -129,14 +129,14 @@ def _device_failures_add(device_id: str) -> None:
     try:
         cache.add(_device_key(device_id), 0, timeout)
         cache.incr(_device_key(device_id))
-    except Exception:  # noqa: BLE001 (a lost count only makes the device unknown sooner/later)
+    except Exception:  # a cache outage: the failure still counts for the username
         logger.warning("Known-device failure not counted (cache unavailable).")
 
 
 def _device_failures_forget(device_id: str) -> None:
     try:
         cache.delete(_device_key(device_id))
-    except Exception:  # noqa: BLE001
+    except Exception:  # a cache outage: the count expires on its own
         logger.warning("Known-device failures not forgotten (cache unavailable).")
 
 

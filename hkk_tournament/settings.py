@@ -248,6 +248,15 @@ REST_FRAMEWORK = {
         "deck_validation": env_str("HKK_THROTTLE_DECK_VALIDATION", "120/min"),
         # Players' result reports and confirmations (per user).
         "result_report": env_str("HKK_THROTTLE_RESULT_REPORT", "60/min"),
+        # Failed claim-code attempts (page and API), per user and per address: guessing a code.
+        "claim": env_str("HKK_THROTTLE_CLAIM", "10/hour"),
+        "claim_address": env_str("HKK_THROTTLE_CLAIM_ADDRESS", "100/hour"),
+        # Invitation e-mails an organiser sends, per user and per address.
+        "invite": env_str("HKK_THROTTLE_INVITE", "100/hour"),
+        "invite_address": env_str("HKK_THROTTLE_INVITE_ADDRESS", "200/hour"),
+        # Password-reset requests, per target e-mail address and per client address.
+        "password_reset_email": env_str("HKK_THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
+        "password_reset_address": env_str("HKK_THROTTLE_PASSWORD_RESET_ADDRESS", "30/hour"),
     },
     "NUM_PROXIES": env_int("HKK_TRUSTED_PROXY_COUNT", 0),
 }
@@ -373,6 +382,15 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "verseny@localhost")
+if not EMAIL_HOST and not DEBUG:
+    # Production without a mail server: nothing is sent and nothing is printed (invitation codes
+    # and reset links never reach the log). The pages say so instead of "sent"
+    # (hkk_tournament.mail.mail_delivers); check accounts.E001 refuses the console backend.
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+
+# --- Claim codes ----------------------------------------------------------------------------
+#: How long an organiser's claim code (printed or e-mailed) stays valid after it is made.
+HKK_CLAIM_CODE_LIFETIME = timedelta(days=env_int("HKK_CLAIM_CODE_DAYS", 30))
 
 # --- Project --------------------------------------------------------------------------------
 # Where the bundled catalogues live (shipped inside the project, see decks/data/README.md).

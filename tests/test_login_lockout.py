@@ -54,11 +54,17 @@ def _age_failures(by: timedelta) -> None:
 def test_200_players_behind_one_address_log_in_after_60_typos(settings):
     assert settings.HKK_LOGIN_IP_FAILURE_LIMIT == 500  # the documented default
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["login"] == "300/min"
-    users = [User.objects.create_user(username=f"jatekos{n:03d}", password=PASSWORD) for n in range(200)]
+    users = [
+        User.objects.create_user(username=f"jatekos{n:03d}", password=PASSWORD) for n in range(200)
+    ]
     # 60 typos from the venue: 20 players mistype 3 times each (below the per-username limit).
-    typos = [_page(Client(REMOTE_ADDR=VENUE), f"jatekos{n % 20:03d}", "elgepelt") for n in range(60)]
+    typos = [
+        _page(Client(REMOTE_ADDR=VENUE), f"jatekos{n % 20:03d}", "elgepelt") for n in range(60)
+    ]
     assert typos == [200] * 60
-    recorded = AccessAttempt.objects.filter(ip_address=VENUE).aggregate(n=Sum("failures_since_start"))
+    recorded = AccessAttempt.objects.filter(ip_address=VENUE).aggregate(
+        n=Sum("failures_since_start")
+    )
     assert recorded["n"] == 60
     # Fresh browsers (no known-device cookie): half log in on the page, half take an API token.
     page = [_page(Client(REMOTE_ADDR=VENUE), u.username, PASSWORD) for u in users[:100]]
@@ -91,7 +97,9 @@ def test_a_targeted_username_is_locked_with_exponential_back_off(player, setting
     # The API answers the same lock in the one JSON error shape.
     api = Client(REMOTE_ADDR="192.0.2.2", HTTP_ACCEPT_LANGUAGE="en")
     response = api.post(
-        "/api/auth/token/", {"username": "gizella", "password": PASSWORD}, content_type="application/json"
+        "/api/auth/token/",
+        {"username": "gizella", "password": PASSWORD},
+        content_type="application/json",
     )
     assert response.status_code == 429
     error = response.json()["error"]

@@ -55,6 +55,12 @@ def test_the_default_rates(settings):
         "signup": "30/min",
         "deck_validation": "120/min",
         "result_report": "60/min",
+        "claim": "10/hour",
+        "claim_address": "100/hour",
+        "invite": "100/hour",
+        "invite_address": "200/hour",
+        "password_reset_email": "3/hour",
+        "password_reset_address": "30/hour",
     }
 
 
