@@ -176,7 +176,8 @@ def lockout_wait(request: HttpRequest, credentials: dict | None = None) -> timed
         limit = get_failure_limit(request, credentials)
         if last is not None and failures >= limit:
             wait = max(wait, last + backoff(failures, limit) - now)
-    address = getattr(request, "axes_ip_address", None)
+    # The token API's lockout answer gets Django's request, which django-axes did not annotate.
+    address = getattr(request, "axes_ip_address", None) or client_ip(request)
     if address:
         window: timedelta = settings.HKK_LOGIN_IP_COOLOFF
         failures, last = _summary(
