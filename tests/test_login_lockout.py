@@ -182,3 +182,14 @@ def test_backoff_doubles_from_the_limit_up_to_the_cap(settings):
         0, 0, 60, 120, 240, 480, 960, 1920, 3600, 3600,
     ]  # fmt: skip
     assert backoff(10_000, 5) == timedelta(minutes=60)
+
+
+def test_the_lockout_page_is_hungarian_by_default(player):
+    client = Client(REMOTE_ADDR="198.51.100.66")
+    for _ in range(4):
+        _page(client, "gizella", "rossz")
+    page = client.post("/accounts/login/", {"username": "gizella", "password": "rossz"})
+    text = page.content.decode()
+    assert page.status_code == 429
+    assert "ebbe a fiókba 1 percig nem lehet bejelentkezni" in text
+    assert "a helyes jelszavad továbbra is működik" in text
