@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_in
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -20,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.security import remember_device
 from hkk_tournament.parsers import SafeJSONParser
 from hkk_tournament.throttling import ScopedWriteRateThrottle
 
@@ -60,7 +63,8 @@ class TokenObtainInputSerializer(AuthTokenSerializer):
 class TokenObtainView(ObtainAuthToken):
     """``POST /api/auth/token/`` with ``{"username", "password"}`` → ``{"token": key}``.
 
-    Goes through ``authenticate()``, so failed attempts count towards the django-axes lockout.
+    Goes through ``authenticate()``, so failed attempts count towards the django-axes lockout;
+    a success sets the known-device cookie (``accounts.security``) like the login page.
     Throttle scope ``login``; the project's parsers (DRF's own view lists its plain ones).
     """
 
@@ -82,7 +86,16 @@ class TokenObtainView(ObtainAuthToken):
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
-            return super().post(request, *args, **kwargs)
+            serializer = self.get_serializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            user = serializer.validated_data["user"]
+            token, _created = Token.objects.get_or_create(user=user)
+            # A token login is a login: django-axes forgives this user's failures from this
+            # address, and the caller's device becomes known (accounts.security).
+            user_logged_in.send(sender=user.__class__, request=request._request, user=user)
+            response = Response({"token": token.key})
+            remember_device(request._request, response, user.get_username())
+            return response
         finally:
             # django-axes marks the request it was given (DRF's wrapper); its middleware looks at
             # Django's own request, so copy the lockout flag there.

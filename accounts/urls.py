@@ -10,14 +10,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts.api import MeView, TokenObtainView
-from accounts.pages import profile_view, signup_view
+from accounts.pages import LoginView, PasswordResetView, profile_view, signup_view
 
 urlpatterns = [
     path("signup/", signup_view, name="signup"),
     path("profile/", profile_view, name="profile"),
     path(
         "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        LoginView.as_view(),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -29,11 +29,7 @@ urlpatterns = [
     ),
     path(
         "password_reset/",
-        auth_views.PasswordResetView.as_view(
-            email_template_name="registration/password_reset_email.txt",
-            html_email_template_name="registration/password_reset_email.html",
-            subject_template_name="registration/password_reset_subject.txt",
-        ),
+        PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

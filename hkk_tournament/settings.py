@@ -149,24 +149,38 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# django-axes: lock a (username, IP) pair out after HKK_LOGIN_FAILURE_LIMIT failed logins, and a
-# whole IP address after HKK_LOGIN_IP_FAILURE_LIMIT failed logins across all usernames (password
-# spraying), each for HKK_LOGIN_COOLOFF_MINUTES after the last failure. The IP limit is high
-# because a venue puts every player behind one address; a successful login forgives only that
-# user's own failures (accounts.security.PairAndAddressLockoutHandler).
+# django-axes with accounts.security.VenueSafeLockoutHandler (docs/production.md, "Rate limits and
+# lockout"): HKK_LOGIN_FAILURE_LIMIT failed logins of one username (from any address) lock that
+# username for HKK_LOGIN_BACKOFF_SECONDS, doubling with every further failure up to
+# HKK_LOGIN_BACKOFF_MAX_MINUTES; HKK_LOGIN_IP_FAILURE_LIMIT failures from one address within
+# HKK_LOGIN_COOLOFF_MINUTES (all usernames together: password spraying) lock the address for that
+# long. The address limit is high because a venue puts thousands of players behind one address.
+# A device where the user logged in before (signed cookie HKK_KNOWN_DEVICE_COOKIE) skips both
+# locks for that user until it fails HKK_LOGIN_FAILURE_LIMIT times itself.
 # HKK_TRUSTED_PROXY_COUNT = number of reverse proxies in front of Django that append to
 # X-Forwarded-For (0: use REMOTE_ADDR); the API throttles use the same count.
 AXES_ENABLED = env_bool("HKK_AXES_ENABLED", True)
-AXES_HANDLER = "accounts.security.PairAndAddressLockoutHandler"
+AXES_HANDLER = "accounts.security.VenueSafeLockoutHandler"
 AXES_FAILURE_LIMIT = env_int("HKK_LOGIN_FAILURE_LIMIT", 5)
-HKK_LOGIN_IP_FAILURE_LIMIT = env_int("HKK_LOGIN_IP_FAILURE_LIMIT", 50)
-AXES_COOLOFF_TIME = timedelta(minutes=env_int("HKK_LOGIN_COOLOFF_MINUTES", 15))
-# Order matters: the handler reads the pair first, then the address alone.
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+HKK_LOGIN_BACKOFF_BASE = timedelta(seconds=env_int("HKK_LOGIN_BACKOFF_SECONDS", 60))
+HKK_LOGIN_BACKOFF_MAX = timedelta(minutes=env_int("HKK_LOGIN_BACKOFF_MAX_MINUTES", 60))
+HKK_LOGIN_IP_FAILURE_LIMIT = env_int("HKK_LOGIN_IP_FAILURE_LIMIT", 500)
+HKK_LOGIN_IP_COOLOFF = timedelta(minutes=env_int("HKK_LOGIN_COOLOFF_MINUTES", 15))
+# How long failures are remembered after the last one (at least the longest back-off).
+AXES_COOLOFF_TIME = max(
+    timedelta(hours=env_int("HKK_LOGIN_FAILURE_MEMORY_HOURS", 24)),
+    HKK_LOGIN_BACKOFF_MAX,
+    HKK_LOGIN_IP_COOLOFF,
+)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
+# Attempts refused during a lockout are not failures: they never restart or lengthen the wait.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_CALLABLE = "accounts.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "accounts.security.client_ip"
+HKK_KNOWN_DEVICE_COOKIE = "hkk_device"
+HKK_KNOWN_DEVICE_AGE = timedelta(days=env_int("HKK_KNOWN_DEVICE_DAYS", 365))
 HKK_TRUSTED_PROXY_COUNT = env_int("HKK_TRUSTED_PROXY_COUNT", 0)
 
 # --- i18n: Hungarian first, English second --------------------------------------------------
@@ -244,14 +258,23 @@ REST_FRAMEWORK = {
     # callers are counted per user, anonymous ones per client IP (HKK_TRUSTED_PROXY_COUNT).
     "DEFAULT_THROTTLE_CLASSES": ["hkk_tournament.throttling.ScopedWriteRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
-        # POST /api/auth/token/ (per IP; the django-axes lockout guards the password itself).
-        "login": env_str("HKK_THROTTLE_LOGIN", "20/min"),
+        # POST /api/auth/token/ (per IP, venue-sized: the lockout guards the passwords themselves).
+        "login": env_str("HKK_THROTTLE_LOGIN", "300/min"),
         # POST /accounts/signup/ (per IP: a venue's sign-up rush behind one address fits).
         "signup": env_str("HKK_THROTTLE_SIGNUP", "30/min"),
         # POST /api/decks/validate/ (per user; the deck page re-validates as the player types).
         "deck_validation": env_str("HKK_THROTTLE_DECK_VALIDATION", "120/min"),
         # Players' result reports and confirmations (per user).
         "result_report": env_str("HKK_THROTTLE_RESULT_REPORT", "60/min"),
+        # Failed claim-code attempts (page and API), per user and per address: guessing a code.
+        "claim": env_str("HKK_THROTTLE_CLAIM", "10/hour"),
+        "claim_address": env_str("HKK_THROTTLE_CLAIM_ADDRESS", "100/hour"),
+        # Invitation e-mails an organiser sends, per user and per address.
+        "invite": env_str("HKK_THROTTLE_INVITE", "100/hour"),
+        "invite_address": env_str("HKK_THROTTLE_INVITE_ADDRESS", "200/hour"),
+        # Password-reset requests, per target e-mail address and per client address.
+        "password_reset_email": env_str("HKK_THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
+        "password_reset_address": env_str("HKK_THROTTLE_PASSWORD_RESET_ADDRESS", "30/hour"),
     },
     "NUM_PROXIES": env_int("HKK_TRUSTED_PROXY_COUNT", 0),
 }
@@ -384,6 +407,15 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "verseny@localhost")
+if not EMAIL_HOST and not DEBUG:
+    # Production without a mail server: nothing is sent and nothing is printed (invitation codes
+    # and reset links never reach the log). The pages say so instead of "sent"
+    # (hkk_tournament.mail.mail_delivers); check accounts.E001 refuses the console backend.
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+
+# --- Claim codes ----------------------------------------------------------------------------
+#: How long an organiser's claim code (printed or e-mailed) stays valid after it is made.
+HKK_CLAIM_CODE_LIFETIME = timedelta(days=env_int("HKK_CLAIM_CODE_DAYS", 30))
 
 # --- Project --------------------------------------------------------------------------------
 # Where the bundled catalogues live (shipped inside the project, see decks/data/README.md).

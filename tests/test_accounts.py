@@ -1,4 +1,5 @@
-"""Accounts: sign-up, login/logout, password change and reset, profile, API token, axes lockout."""
+"""Accounts: sign-up, login/logout, password change and reset, profile, API token (the login
+lockout: tests/test_login_lockout.py)."""
 
 from __future__ import annotations
 
@@ -223,122 +224,6 @@ def test_profile_rejects_email_of_another_account(client, player):
     assert "email" in response.context["form"].errors
     player.refresh_from_db()
     assert player.email == "gizella@example.org"
-
-
-def test_sixth_login_attempt_is_locked_out(client, player, settings):
-    assert settings.AXES_FAILURE_LIMIT == 5
-    for attempt in range(1, 5):
-        response = client.post("/accounts/login/", {"username": "gizella", "password": "rossz"})
-        assert response.status_code == 200, attempt
-    # The 5th failure reaches the limit ...
-    response = client.post("/accounts/login/", {"username": "gizella", "password": "rossz"})
-    assert response.status_code == 429
-    # ... and the 6th attempt is refused even with the right password.
-    response = client.post(
-        "/accounts/login/", {"username": "gizella", "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="en"
-    )
-    assert response.status_code == 429
-    assert "registration/lockout.html" in [t.name for t in response.templates]
-    assert "blocked for 15 minutes" in response.content.decode()
-    assert _session_user_id(client) is None
-
-    # The lockout is per (username, IP): the same user from another address may still log in.
-    other = Client(REMOTE_ADDR="10.1.2.3")
-    response = other.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
-    assert response.status_code == 302
-
-    # An administrator's reset lifts the lockout.
-    axes_reset(username="gizella")
-    response = client.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
-    assert response.status_code == 302
-
-
-def test_successful_login_resets_the_failure_count(client, player):
-    for _ in range(4):
-        client.post("/accounts/login/", {"username": "gizella", "password": "rossz"})
-    assert (
-        client.post("/accounts/login/", {"username": "gizella", "password": PASSWORD}).status_code
-        == 302
-    )
-    client.post("/accounts/logout/")
-    for _ in range(4):
-        response = client.post("/accounts/login/", {"username": "gizella", "password": "rossz"})
-        assert response.status_code == 200
-
-
-def test_api_token_obtain_and_lockout(client, player):
-    response = client.post(
-        "/api/auth/token/",
-        {"username": "gizella", "password": PASSWORD},
-        content_type="application/json",
-    )
-    assert response.status_code == 200
-    assert response.json() == {"token": Token.objects.get(user=player).key}
-
-    for _ in range(4):
-        response = client.post(
-            "/api/auth/token/",
-            {"username": "gizella", "password": "rossz"},
-            content_type="application/json",
-        )
-        assert response.status_code == 400
-    response = client.post(
-        "/api/auth/token/",
-        {"username": "gizella", "password": "rossz"},
-        content_type="application/json",
-    )
-    assert response.status_code == 429
-    response = client.post(
-        "/api/auth/token/",
-        {"username": "gizella", "password": PASSWORD},
-        content_type="application/json",
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
-    assert response.status_code == 429
-    error = response.json()["error"]
-    assert error["code"] == "locked_out"
-    assert error["params"] == {"cooloff_minutes": 15}
-    assert error["fields"] == {}
-    assert "Too many failed login attempts" in error["message"]
-    assert response["Retry-After"] == str(15 * 60)
-
-
-def _fail_login(client: Client, username: str) -> int:
-    return client.post("/accounts/login/", {"username": username, "password": "rossz"}).status_code
-
-
-def test_spraying_many_usernames_from_one_address_locks_the_address(client, player, settings):
-    """django-axes counts failures per (username, IP) — 5 — and per IP across usernames — 50."""
-    assert settings.HKK_LOGIN_IP_FAILURE_LIMIT == 50
-    statuses = [_fail_login(client, f"nincs{n}") for n in range(49)]
-    assert set(statuses) == {200}  # 49 different usernames, one failure each: no lockout yet
-    assert _fail_login(client, "nincs49") == 429  # the 50th failure from the address locks it
-    # Now every username is refused from this address, even with the right password ...
-    response = client.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
-    assert response.status_code == 429
-    api = client.post(
-        "/api/auth/token/",
-        {"username": "gizella", "password": PASSWORD},
-        content_type="application/json",
-    )
-    assert api.status_code == 429
-    assert api.json()["error"]["code"] == "locked_out"
-    # ... while the same user from another address logs in.
-    other = Client(REMOTE_ADDR="10.9.8.7")
-    response = other.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
-    assert response.status_code == 302
-
-
-def test_a_successful_login_does_not_forgive_the_whole_address(client, player):
-    """A sprayer logging into an account of their own clears only that account's failures."""
-    for n in range(46):
-        assert _fail_login(client, f"nincs{n}") == 200
-    for _ in range(3):
-        assert _fail_login(client, "gizella") == 200  # 49 failures from the address
-    response = client.post("/accounts/login/", {"username": "gizella", "password": PASSWORD})
-    assert response.status_code == 302  # forgives gizella's own 3: 46 remain
-    client.post("/accounts/logout/")
-    assert [_fail_login(client, f"ujabb{n}") for n in range(4)] == [200, 200, 200, 429]
 
 
 def test_client_ip_trusts_only_configured_proxies(rf, settings):

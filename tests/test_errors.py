@@ -188,7 +188,7 @@ def test_lockout_is_429_json_under_api(api, django_user_model, settings):
     response = api.post("/api/auth/token/", credentials, format="json")
     error = error_of(response, 429)
     assert error["code"] == "locked_out"
-    assert error["params"] == {"cooloff_minutes": 15}
+    assert error["params"] == {"cooloff_minutes": 1}  # the first step of the back-off
 
 
 # --- Django exceptions -------------------------------------------------------------------------

@@ -51,14 +51,21 @@ def _rates(settings, **rates):
 
 def test_the_default_rates(settings):
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] == {
-        "login": "20/min",
+        "login": "300/min",
         "signup": "30/min",
         "deck_validation": "120/min",
         "result_report": "60/min",
+        "claim": "10/hour",
+        "claim_address": "100/hour",
+        "invite": "100/hour",
+        "invite_address": "200/hour",
+        "password_reset_email": "3/hour",
+        "password_reset_address": "30/hour",
     }
 
 
-def test_token_api_is_throttled_per_address_with_retry_after():
+def test_token_api_is_throttled_per_address_with_retry_after(settings):
+    _rates(settings, login="20/min")
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     for attempt in range(20):  # distinct usernames: below the django-axes limits
         body = {"username": f"nobody{attempt}", "password": "x"}

@@ -20,6 +20,8 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.schema import ErrorResponseSerializer
+from hkk_tournament.throttling import failures_counted
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.api.rounds import RoundDetailOutputSerializer, round_payload, round_response
@@ -352,18 +354,21 @@ class EntryClaimCodeApi(TournamentApi):
 
 class ClaimApi(TournamentApi):
     """POST /api/claim/ (signed-in users): claim an organiser-added player with its code. 404
-    ``claim_code_unknown``; 409 ``already_registered``."""
+    ``claim_code_unknown``; 409 ``claim_code_expired``, ``already_registered``; 403
+    ``staff_cannot_claim``; 429 ``throttled`` after too many failed attempts of the user or the
+    address (scopes ``claim``, ``claim_address``)."""
 
     @extend_schema(
         operation_id="claim_entry",
         summary="Claim an organiser-added player with a one-time code",
         request=ClaimInputSerializer,
-        responses={200: ClaimOutputSerializer, **ERRORS},
+        responses={200: ClaimOutputSerializer, **ERRORS, 429: ErrorResponseSerializer},
     )
     def post(self, request: Request) -> Response:
         require_authenticated(request.user)
         data = _reason(request, ClaimInputSerializer)
-        player = services.player_claim(user=request.user, code=data["code"])
+        with failures_counted(request, "claim"):
+            player = services.player_claim(user=request.user, code=data["code"])
         events = list(player.memberships.values_list("tournament_id", flat=True))
         return Response(
             ClaimOutputSerializer(

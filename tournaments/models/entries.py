@@ -54,6 +54,12 @@ class Player(models.Model):
         db_index=True,
         help_text=_("One-time code with which the person links this player to an account."),
     )
+    claim_code_expires_at = models.DateTimeField(
+        _("claim code expires at"),
+        null=True,
+        blank=True,
+        help_text=_("After this moment the claim code is refused; the organiser makes a new one."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

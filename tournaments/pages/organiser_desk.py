@@ -21,7 +21,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from hkk_tournament.errors import ApplicationError
+from hkk_tournament.errors import ApplicationError, TooManyRequests
+from hkk_tournament.mail import mail_delivers
+from hkk_tournament.throttling import attempt_budgets, check_and_count, failures_counted
 from tournaments import selectors, services
 from tournaments.pages.common import (
     confirm_page,
@@ -312,15 +314,26 @@ def claim_code(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
 @login_required
 @require_POST
 def invite(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
-    """POST /tournaments/<id>/entries/<entry_id>/invite/: e-mail seat A a claim link."""
+    """POST /tournaments/<id>/entries/<entry_id>/invite/: e-mail seat A a claim link (counted
+    per organiser and per address: the ``invite`` throttle scopes). When this server sends no
+    e-mail the code is made and the printable list shows it instead: it never goes to a log."""
     tournament = managed_tournament(request, tournament_id)
     entry = entry_of(tournament, entry_id)
     member = entry.members.filter(player__user=None).first()
+    player_id = member.player_id if member else None
+    if not mail_delivers():
+        made = run(
+            request,
+            lambda: services.player_claim_code(entry=entry, player_id=player_id),
+            _("This server sends no e-mail: give the player the code from this list."),
+        )
+        if made:
+            return redirect(reverse("tournaments:claim-codes", args=[tournament.pk]))
+        return redirect(detail_url(tournament))
 
     def send() -> object:
-        player = services.player_claim_code(
-            entry=entry, player_id=member.player_id if member else None
-        )
+        check_and_count(attempt_budgets(request, "invite"))
+        player = services.player_claim_code(entry=entry, player_id=player_id)
         url = request.build_absolute_uri(
             reverse("tournaments:claim") + f"?code={player.claim_code}"
         )
@@ -349,11 +362,14 @@ def claim(request: HttpRequest) -> HttpResponse:
     """GET, POST /claim/ (signed-in users): enter the code the organiser gave you; your account
     then plays the entry (see your table, report your results)."""
     form = ClaimForm(request.POST or None, initial={"code": request.GET.get("code", "")})
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            player = services.player_claim(user=request.user, code=form.cleaned_data["code"])
+            with failures_counted(request, "claim"):
+                player = services.player_claim(user=request.user, code=form.cleaned_data["code"])
         except ApplicationError as exc:
             form.add_error("code", str(exc.message))
+            status = 429 if isinstance(exc, TooManyRequests) else 200
         else:
             messages.success(
                 request, _("Welcome, %(name)s: the entry is yours.") % {"name": player.display_name}
@@ -362,7 +378,7 @@ def claim(request: HttpRequest) -> HttpResponse:
             if member is not None:
                 return redirect(detail_url(member.tournament))
             return redirect(reverse("tournaments:my-events"))
-    return render(request, "tournaments/player/claim.html", {"form": form})
+    return render(request, "tournaments/player/claim.html", {"form": form}, status=status)
 
 
 # --- details and templates -------------------------------------------------------------------

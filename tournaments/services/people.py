@@ -2,6 +2,12 @@
 e-mail invitation with a link, with which the person links the player to their account and then
 sees their table and reports results like a self-registered player.
 
+A code is one-time (cleared when claimed) and expires ``settings.HKK_CLAIM_CODE_LIFETIME`` after
+it is made (30 days by default); asking for the code of a player whose code expired makes a new
+one. Nobody claims a player of an event they staff (owner, co-organiser or judge): they would
+judge their own matches. Guessing is throttled by the views (failed attempts per user and per
+address, ``hkk_tournament.throttling``).
+
 Sources: docs/rules.md §16 (Deck checks, penalties and result reporting: players report their
 own matches).
 """
@@ -11,13 +17,22 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from hkk_tournament.errors import Conflict, NotFound, ValidationFailed
-from tournaments.models import Entry, EntryMember, Player, Tournament
+from hkk_tournament.errors import (
+    Conflict,
+    InvalidState,
+    NotFound,
+    PermissionDenied,
+    ValidationFailed,
+)
+from hkk_tournament.mail import mail_delivers
+from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
 from tournaments.services._common import lock_tournament
 
 #: Letters of a claim code: no 0/O, 1/I/L, so it can be read aloud and typed from paper.
@@ -39,10 +54,16 @@ def _member(tournament: Tournament, entry: Entry, player_id: int | None) -> Play
     return member.player
 
 
+def _code_valid(player: Player) -> bool:
+    expires = player.claim_code_expires_at
+    return bool(player.claim_code) and expires is not None and expires > timezone.now()
+
+
 @transaction.atomic
 def player_claim_code(*, entry: Entry, player_id: int | None = None) -> Player:
-    """Give the entry's player (seat A, or ``player_id``) a one-time claim code, unless the
-    player already has an account; an existing unused code is kept (it may be printed).
+    """Give the entry's player (seat A, or ``player_id``) a one-time claim code valid for
+    ``settings.HKK_CLAIM_CODE_LIFETIME``, unless the player already has an account; an existing
+    unexpired code is kept (it may be printed), an expired one is replaced.
 
     Raises ``Conflict("player_has_account")``, ``NotFound("not_a_member")``.
     """
@@ -55,10 +76,28 @@ def player_claim_code(*, entry: Entry, player_id: int | None = None) -> Player:
             _("%(name)s already has an account.") % {"name": player.display_name},
             {"player": player.pk},
         )
-    if not player.claim_code:
+    if not _code_valid(player):
         player.claim_code = _new_code()
-        player.save(update_fields=["claim_code"])
+        player.claim_code_expires_at = timezone.now() + settings.HKK_CLAIM_CODE_LIFETIME
+        player.save(update_fields=["claim_code", "claim_code_expires_at"])
     return player
+
+
+def _refuse_staff(user: Any, tournaments: list[Tournament]) -> None:
+    staffed = [t for t in tournaments if t.owner_id == user.pk]
+    staffed_ids = set(
+        StaffRole.objects.filter(tournament__in=tournaments, user_id=user.pk).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    staffed += [t for t in tournaments if t.pk in staffed_ids]
+    if staffed:
+        raise PermissionDenied(
+            "staff_cannot_claim",
+            _("You organise or judge %(event)s, so you cannot play in it.")
+            % {"event": staffed[0].name},
+            {"tournament": staffed[0].pk},
+        )
 
 
 @transaction.atomic
@@ -66,18 +105,35 @@ def player_claim(*, user: Any, code: str) -> Player:
     """Link the player holding ``code`` to ``user`` (signed in); the code is used up. The user
     then sees the entry's table and reports results like a self-registered player.
 
+    Takes the lock of every event the player plays in (the one staff appointments take), so a
+    claim and an appointment of the same user cannot both succeed.
+
     Raises:
-        NotFound: ``claim_code_unknown``.
+        NotFound: ``claim_code_unknown`` (no such code, or already used).
+        InvalidState: ``claim_code_expired``.
+        PermissionDenied: ``staff_cannot_claim`` (the user owns, co-organises or judges one of
+            the player's events).
         Conflict: ``already_registered`` (the user already plays in that event).
     """
     code = "".join(str(code or "").upper().split())
-    player = (
-        Player.objects.select_for_update().filter(claim_code=code).exclude(claim_code="").first()
-    )
+    player = Player.objects.filter(claim_code=code).exclude(claim_code="").first() if code else None
     if player is None or player.user_id is not None:
         raise NotFound("claim_code_unknown", _("This code is not valid (or already used)."), {})
-    events = EntryMember.objects.filter(player=player).values_list("tournament_id", flat=True)
-    if EntryMember.objects.filter(tournament_id__in=list(events), player__user=user).exists():
+    event_ids = sorted(
+        set(EntryMember.objects.filter(player=player).values_list("tournament_id", flat=True))
+    )
+    tournaments = [lock_tournament(pk) for pk in event_ids]  # in id order: no deadlock
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.claim_code != code or player.user_id is not None:
+        raise NotFound("claim_code_unknown", _("This code is not valid (or already used)."), {})
+    if not _code_valid(player):
+        raise InvalidState(
+            "claim_code_expired",
+            _("This code has expired. Ask the organiser for a new one."),
+            {},
+        )
+    _refuse_staff(user, tournaments)
+    if EntryMember.objects.filter(tournament_id__in=event_ids, player__user=user).exists():
         raise Conflict(
             "already_registered",
             _("You already play in this tournament with your own entry."),
@@ -85,9 +141,10 @@ def player_claim(*, user: Any, code: str) -> Player:
         )
     player.user = user
     player.claim_code = ""
+    player.claim_code_expires_at = None
     if not player.email:
         player.email = getattr(user, "email", "") or ""
-    player.save(update_fields=["user", "claim_code", "email"])
+    player.save(update_fields=["user", "claim_code", "claim_code_expires_at", "email"])
     return player
 
 
@@ -95,8 +152,17 @@ def player_invite(*, entry: Entry, claim_url: str, player_id: int | None = None)
     """E-mail the entry's player (it needs an e-mail address) a link to claim the entry: the
     code is created when missing and ``claim_url`` (absolute, with the code) goes in the mail.
 
-    Raises ``ValidationFailed("email_missing")`` and the errors of :func:`player_claim_code`.
+    Raises ``InvalidState("mail_unavailable")`` when this server delivers no mail
+    (``hkk_tournament.mail.mail_delivers``: the code would only reach the log; the organiser
+    hands it over from the printable list instead), ``ValidationFailed("email_missing")`` and
+    the errors of :func:`player_claim_code`.
     """
+    if not mail_delivers():
+        raise InvalidState(
+            "mail_unavailable",
+            _("This server sends no e-mail. Give the player the code from the printable list."),
+            {},
+        )
     player = player_claim_code(entry=entry, player_id=player_id)
     if not player.email:
         raise ValidationFailed(
