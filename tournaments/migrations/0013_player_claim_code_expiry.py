@@ -14,7 +14,7 @@ def expire_existing_codes(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_game_ordering_by_match_id'),
+        ('tournaments', '0012_tournament_policy_choices_from_registry'),
     ]
 
     operations = [
