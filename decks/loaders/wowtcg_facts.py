@@ -9,13 +9,12 @@ re-exports every public name of this module. docs/rules.md §9 (WoW TCG construc
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 from decks.domain.editions import Edition, parse_partial_date
 from decks.domain.normalize import normalize_name
 from decks.domain.types import ALIASES, REPRINT_EDITIONS, Card
-from decks.loaders.base import DATA_DIR, CatalogueFormatError
+from decks.loaders.base import DATA_DIR, CatalogueFormatError, read_csv_rows
 
 __all__ = [
     "ALIASES_CSV",
@@ -30,15 +29,6 @@ ALIASES_CSV = DATA_DIR / "wowtcg" / "aliases.csv"
 SETS_CSV = DATA_DIR / "wowtcg" / "sets.csv"
 
 
-def _read_rows(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = set(columns) - set(reader.fieldnames or ())
-        if missing:
-            raise CatalogueFormatError(f"{path}: missing columns {sorted(missing)}")
-        return list(reader)
-
-
 def parse_aliases(path: Path = ALIASES_CSV) -> list[tuple[str, str, str]]:
     """Read ``aliases.csv`` (columns alias, printed_name, kind, source) into
     ``(alias, printed_name, kind)``; kind is ``source_misspelling``, ``source_casing`` (the
@@ -48,7 +38,7 @@ def parse_aliases(path: Path = ALIASES_CSV) -> list[tuple[str, str, str]]:
         CatalogueFormatError: missing columns or an empty cell.
     """
     found: list[tuple[str, str, str]] = []
-    for line, row in enumerate(_read_rows(path, ("alias", "printed_name", "kind", "source")), 2):
+    for line, row in enumerate(read_csv_rows(path, ("alias", "printed_name", "kind", "source")), 2):
         alias, printed, kind = (row[k].strip() for k in ("alias", "printed_name", "kind"))
         if (
             not alias
@@ -72,7 +62,7 @@ def parse_sets(path: Path = SETS_CSV) -> list[Edition]:
     """
     columns = ("set", "tracker_set", "code", "block", "block_order", "group", "kind", "released")
     editions: dict[str, Edition] = {}
-    for line, row in enumerate(_read_rows(path, columns), 2):
+    for line, row in enumerate(read_csv_rows(path, columns), 2):
         name = row["set"].strip()
         order = row["block_order"].strip()
         released = row["released"].strip()
@@ -164,6 +154,6 @@ def parse_set_codes(path: Path = SETS_CSV) -> dict[str, str]:
     """Set name → short set code (``"Heroes of Azeroth"`` → ``"hoa"``) from ``sets.csv``."""
     return {
         row["set"].strip(): row["code"].strip()
-        for row in _read_rows(path, ("set", "code"))
+        for row in read_csv_rows(path, ("set", "code"))
         if row["code"].strip()
     }

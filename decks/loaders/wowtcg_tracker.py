@@ -50,7 +50,6 @@ Decisions:
 
 from __future__ import annotations
 
-import csv
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -59,7 +58,7 @@ from pathlib import Path
 from decks.domain.editions import Edition
 from decks.domain.normalize import normalize_name
 from decks.domain.types import Card, CardKind
-from decks.loaders.base import DATA_DIR, CatalogueFormatError
+from decks.loaders.base import DATA_DIR, CatalogueFormatError, read_csv_rows
 
 __all__ = [
     "ALLIANCE_RACES",
@@ -166,15 +165,6 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split("|") if part.strip())
 
 
-def _rows(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = set(columns) - set(reader.fieldnames or ())
-        if missing:
-            raise CatalogueFormatError(f"{path}: missing columns {sorted(missing)}")
-        return list(reader)
-
-
 def parse_tracker_cards(path: Path = TRACKER_CARDS_CSV) -> list[TrackerCard]:
     """Read ``tracker/cards.csv``.
 
@@ -193,7 +183,7 @@ def parse_tracker_cards(path: Path = TRACKER_CARDS_CSV) -> list[TrackerCard]:
     )
     found: list[TrackerCard] = []
     seen: set[str] = set()
-    for line, row in enumerate(_rows(path, columns), 2):
+    for line, row in enumerate(read_csv_rows(path, columns), 2):
         name = row["name"].strip()
         if not name or name in seen or row["category"].strip() not in _CATEGORIES:
             raise CatalogueFormatError(f"{path}:{line}: empty or repeated name, or bad category")
@@ -220,7 +210,7 @@ def parse_tracker_prints(path: Path = TRACKER_PRINTS_CSV) -> list[TrackerPrint]:
         CatalogueFormatError: missing columns, an empty name or set.
     """
     found: list[TrackerPrint] = []
-    for line, row in enumerate(_rows(path, ("name", "set", "number", "rarity")), 2):
+    for line, row in enumerate(read_csv_rows(path, ("name", "set", "number", "rarity")), 2):
         if not row["name"].strip() or not row["set"].strip():
             raise CatalogueFormatError(f"{path}:{line}: empty name or set")
         found.append(
