@@ -8,6 +8,7 @@ from django.urls import path
 import hkk_tournament.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.pages import (
     event_day,
+    event_history,
     judge,
     judge_match,
     organiser,
@@ -30,6 +31,7 @@ urlpatterns = [
     path("me/events/", player.my_events, name="my-events"),
     path("claim/", organiser_desk.claim, name="claim"),
     path(T + "reopen/", organiser_desk.tournament_reopen, name="reopen"),
+    path(T + "history/", event_history.event_history, name="history"),
     path(T + "details/", organiser_desk.tournament_details, name="details"),
     path(T + "duplicate/", organiser_desk.tournament_duplicate, name="duplicate"),
     path(T + "claim-codes/", organiser_desk.claim_codes, name="claim-codes"),

@@ -31,6 +31,7 @@ from tournaments.selectors.entries import (
 from tournaments.selectors.history import (
     claim_codes,
     entry_paired_round,
+    event_history,
     match_corrections,
     round_history,
     tournament_actions,
@@ -38,6 +39,7 @@ from tournaments.selectors.history import (
 from tournaments.selectors.match_structure import (
     PolicySummary,
     game_error_message,
+    policy_source_text,
     policy_summary,
     structure_error_message,
     unit_label,
@@ -193,6 +195,7 @@ __all__ = [
     "paginate",
     "page_number",
     "pairings_by_name",
+    "policy_source_text",
     "policy_summary",
     "relaxation_message",
     "report_get",
@@ -221,6 +224,7 @@ __all__ = [
     "tiebreaker_columns",
     "tiebreaker_labels",
     "top_cut_rounds",
+    "event_history",
     "tournament_actions",
     "tournament_get",
     "tournament_get_visible",

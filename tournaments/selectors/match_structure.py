@@ -27,12 +27,15 @@ from tournaments.domain.match_structure import (
 class PolicySummary:
     """What the judge screen and the slips show about a match structure: ``code`` (policy
     code), ``name`` (translated policy name), ``rule`` (one translated line: games, who starts,
-    later games, score) and ``source`` (the docs/rules.md section it follows)."""
+    later games, score), ``source`` (the translated name of the public document it follows,
+    e.g. "HKK FAQ") and ``section`` (the number of the docs/rules.md section, linked as
+    ``/rules/#sN``)."""
 
     code: str
     name: str
     rule: str
     source: str
+    section: int
 
 
 _NAMES = {
@@ -42,11 +45,12 @@ _NAMES = {
     PolicyCode.LOSER_CHOOSES: _("The loser of the previous game chooses"),
 }
 
+#: The public document each policy follows (its short name in docs/rules.md) and the section.
 _SOURCES = {
-    PolicyCode.HKK: "docs/rules.md §6 (HKK first-player rights)",
-    PolicyCode.WOW: "docs/rules.md §11 (WoW TCG matches and first player)",
-    PolicyCode.BLUE_MOON: "docs/rules.md §13 (Blue Moon matches)",
-    PolicyCode.LOSER_CHOOSES: "docs/rules.md §11 (WoW TCG matches and first player)",
+    PolicyCode.HKK: (_("HKK FAQ"), 6),
+    PolicyCode.WOW: (_("WoW TCG starter rulebook"), 11),
+    PolicyCode.BLUE_MOON: (_("app convention, as WoW TCG"), 13),
+    PolicyCode.LOSER_CHOOSES: (_("Magic tournament rules (MTR)"), 11),
 }
 
 
@@ -93,9 +97,22 @@ def policy_summary(structure: MatchStructure) -> PolicySummary:
         )
     if not structure.game_draws:
         parts.append(gettext("No drawn games."))
+    source, section = _SOURCES[policy]
     return PolicySummary(
-        code=str(policy), name=str(_NAMES[policy]), rule=" ".join(parts), source=_SOURCES[policy]
+        code=str(policy),
+        name=str(_NAMES[policy]),
+        rule=" ".join(parts),
+        source=str(source),
+        section=section,
     )
+
+
+def policy_source_text(summary: PolicySummary) -> str:
+    """The translated source line of ``summary`` for slips ("HKK FAQ, rules section 6")."""
+    return gettext("%(source)s, rules section %(section)s") % {
+        "source": summary.source,
+        "section": summary.section,
+    }
 
 
 def unit_label(unit: str | None) -> str:
