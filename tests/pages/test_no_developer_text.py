@@ -14,17 +14,23 @@ from __future__ import annotations
 import io
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tests.factories import UserFactory, make_tournament
+from tests.factories import (
+    UserFactory,
+    hkk_catalogue,  # noqa: F401 (fixture)
+    make_tournament,
+)
 from tournaments import services
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hkk_catalogue")]
 
 #: Developer text: a path into the repository, a management command, a setting name.
 FORBIDDEN = re.compile(r"docs/|\.md\b|manage\.py|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
@@ -121,7 +127,8 @@ def _hkk_event(users) -> Tournament:
     for number in (1, 2):
         rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=number))
         if number == 2:
-            paired = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
+            paired = rnd.matches.filter(entry_b__isnull=False).order_by("table")[0]
+            assert paired.entry_b is not None
             services.entry_drop_after_pairing(
                 entry=paired.entry_b, fix="bye", by=users["szervezo"], reason="nem jelent meg"
             )
@@ -141,7 +148,7 @@ def _wow_event(users) -> Tournament:
     services.staff_appoint(tournament=t, user=users["biro"], role="judge", by=users["szervezo"])
     t = services.tournament_start(tournament=Tournament.objects.get(pk=t.pk))
     rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=5))
-    m = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
+    m = rnd.matches.filter(entry_b__isnull=False).order_by("table")[0]
     services.match_result_record(match=m, result="2-0", die_roll_winner=m.entry_b)
     return t
 
@@ -150,7 +157,7 @@ def _urls(t: Tournament, *, entry_id: int) -> list[tuple[str, str]]:
     """(role, url) of the pages of ``t`` with its first published round."""
     rnd = t.rounds.order_by("number").first()
     assert rnd is not None
-    table = rnd.matches.filter(entry_b__isnull=False).order_by("table").first().table
+    table = rnd.matches.filter(entry_b__isnull=False).order_by("table")[0].table
     args = [t.pk]
     round_args = [t.pk, rnd.number]
     return [
@@ -184,12 +191,29 @@ def _urls(t: Tournament, *, entry_id: int) -> list[tuple[str, str]]:
 
 
 def _pdfs(t: Tournament) -> list[str]:
-    round_args = [t.pk, t.rounds.order_by("number").first().number]
+    round_args = [t.pk, t.rounds.order_by("number")[0].number]
     return [
         reverse("tournaments:print-pairings", args=round_args),
         reverse("tournaments:print-slips", args=round_args),
         reverse("tournaments:print-standings", args=[t.pk]),
     ]
+
+
+def _unverified_check() -> str:
+    """The public checker's answer to an HKK list with one name the catalogue lacks (the
+    "unverified" verdict and its advice)."""
+    example = Path(settings.BASE_DIR) / "examples" / "hkk-legal.txt"
+    lines = example.read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if not line.startswith("#"))  # the user's own text
+    assert "3 Gigaököl\n" in text
+    response = _client().post(
+        reverse("decks:validate"),
+        {"format": "hkk", "text": text.replace("3 Gigaököl\n", "3 Gigaökööl\n")},
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'data-status="unverified"' in page or "unverified-note" in page, "not unverified"
+    return page
 
 
 def test_hungarian_pages_and_printouts_carry_no_developer_text_or_english():
@@ -201,7 +225,11 @@ def test_hungarian_pages_and_printouts_carry_no_developer_text_or_english():
     checked = 0
     for t in (hkk, wow):
         entry_id = t.entries.order_by("id").first().pk
-        for role, url in _urls(t, entry_id=entry_id):
+        player_pages = [
+            ("jatekos", reverse(name, args=[t.pk]))
+            for name in ("tournaments:my-match", "tournaments:my-deck")
+        ]
+        for role, url in _urls(t, entry_id=entry_id) + (player_pages if t == hkk else []):
             response = clients[role].get(url)
             assert response.status_code == 200, (role, url, response.status_code)
             text = visible_text(response.content.decode())
@@ -213,6 +241,8 @@ def test_hungarian_pages_and_printouts_carry_no_developer_text_or_english():
             assert response["Content-Type"] == "application/pdf"
             problems += [f"PDF {url}: {o}" for o in offences(pdf_text(response.content))]
             checked += 1
+    problems += [f"checker: {o}" for o in offences(visible_text(_unverified_check()))]
+    checked += 1
     print(f"pages and printouts checked: {checked}")
     assert not problems, "\n".join(problems)
 
