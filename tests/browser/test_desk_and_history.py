@@ -6,7 +6,8 @@ entries; the set-up (facts, import, details, options) and the add-entry form are
 "Drop" is coloured apart from "Undo check-in". On the round page the no-show fix is one
 summary away; the drop is recorded with its reason and appears on the history page, linked
 from the event page, as does the reopening of the finished event (whose reason the event page
-also shows). Stale controls are gone: no re-roll agreement once the die roll is recorded, no
+also shows). The rule source on the table page links to its section of the rules page. Stale
+controls are gone: no re-roll agreement once the die roll is recorded, no
 correction form on a finished event. Every page visited has 0 axe-core violations; the
 screenshots go to ``screenshots/browser/``.
 """
@@ -83,6 +84,12 @@ def test_desk_layout_and_event_history(new_page, screens, seeded_catalogue, caps
     match_url = f"{event}rounds/1/tables/{first.table}/"
     org.go(match_url, "table-before-roll")
     expect(org.testid("reroll-agreement-form")).to_be_visible()
+    org.click("[data-testid=policy-source]", "rules-page")
+    assert org.page.url.endswith("/rules/#s6")
+    expect(org.page.locator("#s6")).to_be_in_viewport()
+    assert_no_axe_violations(org)
+    org.phone_shot("rules-page")
+    org.go(match_url, "table-before-roll-again")
     org.click("[data-testid=roll-a]", "table-after-roll")
     expect(org.testid("reroll-agreement-form")).to_have_count(0)
     assert_no_axe_violations(org)
