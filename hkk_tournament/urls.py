@@ -10,6 +10,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.urls import api_urlpatterns as accounts_api_urlpatterns
+from hkk_tournament.rules_page import rules
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -21,6 +22,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("decks.api.urls")),
     path("api/", include("tournaments.api.urls")),
+    path("rules/", rules, name="rules"),
     path("", include("decks.pages.urls")),
     path("", include("tournaments.pages.urls")),
 ]

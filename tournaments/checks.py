@@ -38,7 +38,9 @@ from tournaments.domain.standings import TIEBREAKERS
 def _entry_errors() -> list[CheckMessage]:
     errors: list[CheckMessage] = []
     for code, policy in POLICIES.items():
-        if policy.code != code or not (policy.label and policy.rule and policy.source):
+        if policy.code != code or not (
+            policy.label and policy.rule and policy.source and policy.section > 0
+        ):
             errors.append(
                 Error(
                     f"First-player policy {code!r} lacks its code, label, rule or source.",

@@ -71,6 +71,14 @@ def _create(org: Person, name: str, fmt: str, *, details: bool = False) -> int:
     return int(found.group(1))
 
 
+def open_details(person: Person, testid: str) -> None:
+    """Open the collapsed ``<details>`` of the event page (the set-up, the add-entry form) as a
+    user does: a click on its summary, unless it is open already."""
+    details = person.testid(testid)
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+
+
 def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     too_wide: list[str] = []
     org = Person(new_page(), screens, "organiser", too_wide)
@@ -89,6 +97,7 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     rows = [(n, f"p{i}@example.org", hkk_deck(seed=i)) for i, n in enumerate(NAMES, start=1)]
     bad = [(rows[0][0], "not-an-email", rows[0][2]), *rows[1:]]
     count = 0
+    open_details(org, "setup")
     org.click("[data-testid=import-link]", "import")
     count += 1
     org.page.fill("#id_text", _csv(bad))
@@ -110,6 +119,7 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     # The cap: a ninth player is refused with a translated message. An individual event's
     # form has no partner or team name fields (they apply to pair events only).
     expect(org.page.locator("#id_player_b")).to_have_count(0)
+    open_details(org, "entry-add-details")
     org.page.fill("#id_player_a", "Kilencedik Kató")
     org.click("[data-testid=entry-add]", "cap-reached")
     expect(org.page.locator(".message.error, .messages .error").first).to_contain_text("betelt")
@@ -130,6 +140,7 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     for e in entries[:-1]:
         org.click(f"[data-testid=check-in-{e.pk}]")
     org.shot("checked-in")
+    open_details(org, "setup")
     org.click("[data-testid=drop-absent]", "drop-absent-confirm")
     expect(org.testid("confirm-page")).to_contain_text("Molnár Hanna")
     org.click("[data-testid=confirm]", "dropped-absent")
@@ -238,6 +249,7 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
 
     # --- 7. use as a template ---------------------------------------------------------------
     org.go(event, "before-duplicate")
+    open_details(org, "setup")
     org.click("[data-testid=duplicate]", "duplicated")
     copy = Tournament.objects.exclude(pk=tid).get(name="Téli HKK kupa")
     assert (copy.status, copy.venue, copy.entries.count()) == ("draft", "Budapest, Kártyaklub", 0)
@@ -246,9 +258,11 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     pid = _create(org, "HKK Páros kupa", "hkk-paros")
     assert Tournament.objects.get(pk=pid).kind == "pair"
     org.click("[data-testid=open-registration]", "pair-registration")
+    open_details(org, "entry-add-details")
     org.page.fill("#id_player_a", "Kovács Anna")
     org.page.fill("#id_player_b", "Nagy Bence")
     org.click("[data-testid=entry-add]", "pair-team-1")
+    open_details(org, "entry-add-details")
     org.page.fill("#id_player_a", "kovacs  anna")
     org.page.fill("#id_player_b", "Tóth Csilla")
     org.click("[data-testid=entry-add]", "pair-team-2-duplicate")

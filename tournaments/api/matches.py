@@ -49,18 +49,20 @@ class GameOutputSerializer(serializers.Serializer):
 
 class PolicyOutputSerializer(serializers.Serializer):
     """The match structure of the event: ``code`` (first-player policy), translated ``name``
-    and one-line ``rule``, its ``source`` in docs/rules.md, and the ``structure`` as stored
+    and one-line ``rule``, its ``source`` (the translated name of the public document) and
+    ``section`` (of the rules page, ``/rules/#sN``), and the ``structure`` as stored
     (``MatchStructure.to_dict``)."""
 
     code = serializers.CharField()
     name = serializers.CharField()
     rule = serializers.CharField()
+    section = serializers.IntegerField(help_text=_("Section of the rules page."))
     structure = serializers.DictField()
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         # ``source`` is a Field attribute, so this field cannot be declared on the class.
-        fields["source"] = serializers.CharField(help_text=_("Section of docs/rules.md."))
+        fields["source"] = serializers.CharField(help_text=_("Public document the rule follows."))
         return fields
 
 
@@ -127,6 +129,7 @@ def policy_data(tournament: Tournament) -> dict[str, Any]:
         "name": summary.name,
         "rule": summary.rule,
         "source": summary.source,
+        "section": summary.section,
         "structure": structure.to_dict(),
     }
 

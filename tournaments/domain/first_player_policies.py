@@ -140,7 +140,9 @@ class FirstPlayerPolicy:
         decide: pure ``decide(state, structure) -> RightDecision`` for the next game.
         label: the policy's name (English msgid; the Django layer translates it).
         rule: one line on who starts (English msgid).
-        source: the docs/rules.md section the policy follows.
+        source: the public document the policy follows, by its short readable name (English
+            msgid, e.g. "HKK FAQ"); pages link it to the rules page.
+        section: the docs/rules.md section (``§N``) that cites the document.
         slip_text: what a result slip prints for a game whose holder depends on the results
             before it (English msgid with ``%(previous)s``, the previous game's number); games
             with a fixed holder print the player instead (``first_player.slip_lines``).
@@ -159,6 +161,7 @@ class FirstPlayerPolicy:
     label: str
     rule: str
     source: str
+    section: int
     slip_text: str = ""
     rule_single_game: str | None = None
     max_games: int | None = None
@@ -236,7 +239,6 @@ _CHOOSER_RULE = gettext_noop("The die roll winner chooses who starts game 1.")
 _LOSER_CHOOSES_SLIP = gettext_noop(
     "the loser of game %(previous)s chooses (after a draw: the same player)"
 )
-_WOW_SOURCE = "docs/rules.md §11 (WoW TCG matches and first player)"
 
 POLICIES: dict[str, FirstPlayerPolicy] = {
     PolicyCode.HKK.value: FirstPlayerPolicy(
@@ -251,7 +253,8 @@ POLICIES: dict[str, FirstPlayerPolicy] = {
         rule_single_game=gettext_noop(
             "The die roll winner holds the right to go first (may waive)."
         ),
-        source="docs/rules.md §6 (HKK first-player rights)",
+        source=gettext_noop("HKK FAQ"),
+        section=6,
         max_games=HKK_GAMES_PER_MATCH,
         mode=RightMode.HOLDS_RIGHT,
         reroll_game3=True,
@@ -261,7 +264,8 @@ POLICIES: dict[str, FirstPlayerPolicy] = {
         _decide_chooser,
         label=gettext_noop("WoW TCG: the die roll winner chooses"),
         rule=_CHOOSER_RULE,
-        source=_WOW_SOURCE,
+        source=gettext_noop("WoW TCG starter rulebook"),
+        section=11,
         slip_text=_LOSER_CHOOSES_SLIP,
         mode=RightMode.CHOOSES,
         later_games_setting=True,
@@ -272,7 +276,8 @@ POLICIES: dict[str, FirstPlayerPolicy] = {
         _decide_chooser,
         label=gettext_noop("Blue Moon: the die roll winner chooses"),
         rule=_CHOOSER_RULE,
-        source="docs/rules.md §13 (Blue Moon matches)",
+        source=gettext_noop("app convention, as WoW TCG"),
+        section=13,
         slip_text=_LOSER_CHOOSES_SLIP,
         mode=RightMode.CHOOSES,
         later_games_setting=True,
@@ -283,7 +288,8 @@ POLICIES: dict[str, FirstPlayerPolicy] = {
         _decide_chooser,
         label=gettext_noop("The loser of the previous game chooses"),
         rule=_CHOOSER_RULE,
-        source=_WOW_SOURCE,
+        source=gettext_noop("Magic tournament rules (MTR)"),
+        section=11,
         slip_text=_LOSER_CHOOSES_SLIP,
         mode=RightMode.CHOOSES,
         default_later_games=LaterGames.LOSER_CHOOSES,
@@ -309,7 +315,7 @@ def register_policy(policy: FirstPlayerPolicy) -> FirstPlayerPolicy:
     """
     if policy.code in POLICIES:
         raise ValueError(f"first-player policy {policy.code!r} is already registered")
-    if not (policy.label and policy.rule and policy.source):
+    if not (policy.label and policy.rule and policy.source and policy.section > 0):
         raise ValueError(f"first-player policy {policy.code!r} needs a label, rule and source")
     POLICIES[policy.code] = policy
     return policy

@@ -86,6 +86,7 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
         "score_unit": selectors.unit_label(structure.game_score_unit),
         "offer_reroll_agreement": structure.reroll_game3_available
         and not match.reroll_game3_agreed
+        and match.die_roll_winner_id is None
         and not view.games,
         "clock": (
             selectors.clock_view(round=match.round, match=match)

@@ -326,7 +326,11 @@ def _slip(m: Match, rnd: Round, names: dict[int, str]) -> KeepTogether:
     structure = tournament.structure
     summary = selectors.policy_summary(structure)
     policy = Paragraph(
-        _text(f"{summary.name}: {summary.rule} ({_('source')}: {summary.source})"), st["body"]
+        _text(
+            f"{summary.name}: {summary.rule} "
+            f"({_('source')}: {selectors.policy_source_text(summary)})"
+        ),
+        st["body"],
     )
     chooses = fp.right_mode(structure) == fp.RightMode.CHOOSES
     rows: list[list[Any]] = [

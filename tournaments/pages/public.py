@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 
 from hkk_tournament import http_cache
 from tournaments import selectors, services
-from tournaments.models import Round, StandingsSnapshot, Tournament
+from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentAction
 from tournaments.pages.common import visible_round, visible_tournament
 from tournaments.pages.organiser_forms import (
     DetailsForm,
@@ -56,6 +56,26 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/public/list.html", {"tournaments": tournaments})
 
 
+def _desk_counts(entries: list[Any]) -> dict[str, int]:
+    """The desk's counts of ``entries`` (``EntryView``): registered (all), checked in and lists
+    approved (legal or overridden) among those still playing, and dropped."""
+    playing = [e for e in entries if not e.dropped]
+    return {
+        "registered": len(entries),
+        "checked_in": sum(1 for e in playing if e.entry.checked_in_at),
+        "lists": sum(1 for e in playing if e.deck_status in ("legal", "override")),
+        "dropped": len(entries) - len(playing),
+    }
+
+
+def _last_reopening(tournament: Tournament) -> dict[str, Any] | None:
+    """The last reopening of ``tournament`` while it is running again (who, when, why)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    rows = selectors.event_history(tournament=tournament)
+    return next((r for r in rows if r["kind"] == TournamentAction.Kind.REOPENED), None)
+
+
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """GET /tournaments/<id>/: the event page for whoever may see it (404 otherwise): entries with
     their deck status, the visible rounds, and the visitor's own membership; organisers also get
@@ -66,9 +86,12 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     rounds = selectors.rounds_visible(tournament=tournament, user=request.user)
     user = request.user
     membership = own_membership(tournament=tournament, user=user)
+    entries = selectors.entry_views(tournament=tournament, user=user)
     context = {
         "tournament": tournament,
-        "entries": selectors.entry_views(tournament=tournament, user=user),
+        "entries": entries,
+        "counts": _desk_counts(entries) if manage else None,
+        "reopened": _last_reopening(tournament) if manage else None,
         "rounds": rounds,
         "manage": manage,
         "judge": manage or can_judge(user, tournament),
@@ -131,6 +154,7 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         # Nobody judges a match they play in: their own tables get no result buttons.
         "own_entry_ids": own,
         "first_open_table": open_tables[0] if open_tables else None,
+        "open_tables": open_tables,
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),

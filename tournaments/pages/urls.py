@@ -8,6 +8,7 @@ from django.urls import path
 import hkk_tournament.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.pages import (
     event_day,
+    event_history,
     judge,
     judge_match,
     organiser,
@@ -35,6 +36,7 @@ urlpatterns = [
         organiser_desk.results_restore,
         name="results-restore",
     ),
+    path(T + "history/", event_history.event_history, name="history"),
     path(T + "details/", organiser_desk.tournament_details, name="details"),
     path(T + "duplicate/", organiser_desk.tournament_duplicate, name="duplicate"),
     path(T + "claim-codes/", organiser_desk.claim_codes, name="claim-codes"),

@@ -101,6 +101,56 @@ def tournament_actions(*, tournament: Tournament) -> list[TournamentAction]:
     )
 
 
+def event_history(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Every recorded organiser and judge step on the event, newest first: ``[{"at", "who",
+    "what", "reason", "round", "entry", "kind"}]`` from the action log (discards, unpublishes,
+    drops fixed, re-adds, check-in drops, reopenings), the swaps of pairings and the corrections
+    of recorded games; ``round`` is the round number or ``None``, ``kind`` the action code
+    (``"swap"`` and ``"correction"`` for the other two)."""
+    rows: list[dict[str, Any]] = [
+        {
+            "at": a.at,
+            "who": _who(a.by),
+            "what": a.get_kind_display(),
+            "reason": a.reason,
+            "round": a.round_number,
+            "entry": a.entry.name if a.entry else "",
+            "kind": a.kind,
+        }
+        for a in tournament_actions(tournament=tournament)
+    ]
+    rows += [
+        {
+            "at": c.changed_at,
+            "who": _who(c.changed_by),
+            "what": _("tables %(x)s and %(y)s swapped") % {"x": c.table_x, "y": c.table_y},
+            "reason": c.reason,
+            "round": c.round.number,
+            "entry": "",
+            "kind": "swap",
+        }
+        for c in PairingChange.objects.filter(round__tournament=tournament).select_related(
+            "changed_by", "round"
+        )
+    ]
+    rows += [
+        {
+            "at": c.changed_at,
+            "who": _who(c.changed_by),
+            "what": _("table %(table)s, game %(game)s corrected")
+            % {"table": c.game.match.table, "game": c.game.number},
+            "reason": c.reason,
+            "round": c.game.match.round.number,
+            "entry": "",
+            "kind": "correction",
+        }
+        for c in GameCorrection.objects.filter(
+            game__match__round__tournament=tournament
+        ).select_related("changed_by", "game__match__round")
+    ]
+    return sorted(rows, key=lambda r: r["at"], reverse=True)
+
+
 def _result_text(values: dict[str, Any], names: dict[int, str]) -> str:
     if values.get("is_draw"):
         return "="

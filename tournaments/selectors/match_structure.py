@@ -23,12 +23,15 @@ from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 class PolicySummary:
     """What the judge screen and the slips show about a match structure: ``code`` (policy
     code), ``name`` (translated policy name), ``rule`` (one translated line: games, who starts,
-    later games, score) and ``source`` (the docs/rules.md section it follows)."""
+    later games, score), ``source`` (the translated name of the public document it follows,
+    e.g. "HKK FAQ") and ``section`` (the number of the docs/rules.md section, linked as
+    ``/rules/#sN``)."""
 
     code: str
     name: str
     rule: str
     source: str
+    section: int
 
 
 def _games_text(structure: MatchStructure) -> str:
@@ -63,7 +66,8 @@ def policy_summary(structure: MatchStructure) -> PolicySummary:
         code=str(structure.policy),
         name=gettext(rules.label),
         rule=" ".join(parts),
-        source=rules.source,
+        source=gettext(rules.source),
+        section=rules.section,
     )
 
 
@@ -71,6 +75,14 @@ def policy_choices() -> list[tuple[str, str]]:
     """``(code, translated label)`` of every registered first-player policy, in registry
     order: the choices of the models' and forms' policy fields."""
     return [(code, gettext(policy.label)) for code, policy in POLICIES.items()]
+
+
+def policy_source_text(summary: PolicySummary) -> str:
+    """The translated source line of ``summary`` for slips ("HKK FAQ, rules section 6")."""
+    return gettext("%(source)s, rules section %(section)s") % {
+        "source": summary.source,
+        "section": summary.section,
+    }
 
 
 def unit_label(unit: str | None) -> str:

@@ -51,7 +51,7 @@ def test_hkk_match_with_the_reroll_agreed_before_the_roll(api, owner):
     body = _post(api, t, m, "die-roll/", {"winner": b}).json()
     assert body["die_roll_winner"] == b and body["reroll_game3_agreed"] is True
     assert body["policy"]["code"] == "hkk"
-    assert body["policy"]["source"] == "docs/rules.md §6 (HKK first-player rights)"
+    assert (body["policy"]["source"], body["policy"]["section"]) == ("HKK GYIK", 6)
     assert body["next_right"] == {**body["next_right"], "holder": b, "mode": "holds_right"}
     # Game 1: player 1 (B) waives, A goes first and wins.
     r = _game(api, t, m, number=1, winner=a, first=a, waived=True)
@@ -140,7 +140,7 @@ def test_wow_best_of_three_choices_and_early_end(api, owner):
     _error(_post(api, t, m, "reroll-agreement/", {"agreed": True}), 400, "reroll_not_available")
     body = _post(api, t, m, "die-roll/", {"winner": b}).json()
     assert body["policy"]["code"] == "wow"
-    assert "§11" in body["policy"]["source"]
+    assert body["policy"]["section"] == 11 and "docs/" not in body["policy"]["source"]
     assert body["next_right"]["mode"] == "chooses" and body["next_right"]["holder"] == b
     # Game 1: the roll winner B chooses that A starts; A wins.
     r = _game(api, t, m, number=1, winner=a, first=a, choice="opponent")

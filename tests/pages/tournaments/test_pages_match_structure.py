@@ -25,7 +25,8 @@ def test_judge_screen_shows_the_policy_and_refuses_the_late_agreement(world):
     page = c.get(url).content.decode()
     assert 'data-testid="policy"' in page and 'data-policy="hkk"' in page
     # The world's clients read English pages.
-    assert "HKK first-player right" in page and "docs/rules.md §6 (HKK first-player rights)" in page
+    assert "HKK first-player right" in page and "HKK FAQ, rules section 6" in page
+    assert 'href="/rules/#s6"' in page and "docs/rules" not in page
     assert 'data-testid="reroll-agreement-form"' in page
 
     c.post(url, {"roll-winner": str(m.entry_a_id)})
@@ -56,7 +57,7 @@ def test_wow_table_offers_the_choice_and_ends_at_two_nil():
     c.force_login(judge)
     url = reverse("tournaments:match", args=[t.pk, 1, m.table])
     page = c.get(url).content.decode()
-    assert 'data-policy="wow"' in page and "§11" in page
+    assert 'data-policy="wow"' in page and 'href="/rules/#s11"' in page
     assert "kockadobás nyertese (ő választja meg, ki kezd)" in page
 
     c.post(url, {"roll-winner": str(m.entry_b_id)})

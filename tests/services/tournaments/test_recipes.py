@@ -74,7 +74,8 @@ def toys() -> Iterator[None]:
             _decide_winner_keeps,
             label="Toy: the winner keeps the right",
             rule="The winner of a game holds the right in the next.",
-            source="docs/rules.md §6 (HKK first-player rights)",
+            source="Toy house rules",
+            section=6,
             slip_text="winner of game %(previous)s",
             max_games=3,
         )
