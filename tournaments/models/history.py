@@ -26,6 +26,7 @@ class TournamentAction(models.Model):
         ENTRY_READDED = "entry_readded", _("dropped entry added back")
         NOT_CHECKED_IN_DROPPED = "not_checked_in_dropped", _("entries not checked in dropped")
         REOPENED = "reopened", _("finished event reopened")
+        LATE_ENTRY = "late_entry", _("late entry with its missed rounds")
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="actions"
