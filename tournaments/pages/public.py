@@ -69,7 +69,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "appoint": can_appoint_staff(user, tournament),
         "membership": membership,
         "own_entry_ids": player_entry_ids(user, tournament) if membership else set(),
-        "entry_form": EntryAddForm(pair=tournament.is_pair) if manage else None,
+        "entry_form": EntryAddForm(
+            pair=tournament.is_pair, late=tournament.status == tournament.Status.RUNNING
+        )
+        if manage
+        else None,
         "options_form": TournamentOptionsForm(
             initial={
                 "is_public": tournament.is_public,
