@@ -111,7 +111,6 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     judge = manage or can_judge(request.user, tournament)
     matches = selectors.round_match_views(round=rnd)
     fast = judge and rnd.status == Round.Status.PUBLISHED
-    open_tables = [m.table for m in matches if not m.is_bye and not m.games]
     context = {
         "tournament": tournament,
         "round": rnd,
@@ -120,7 +119,6 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "judge": judge,
         "clock": selectors.clock_view(round=rnd) if rnd.status != Round.Status.DRAFT else None,
         "outcomes": services.match_outcomes(tournament=tournament) if fast else [],
-        "first_open_table": open_tables[0] if open_tables else None,
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),

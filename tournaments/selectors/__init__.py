@@ -91,6 +91,7 @@ from tournaments.selectors.reports import (
 from tournaments.selectors.rounds import (
     current_round,
     last_rounds,
+    next_open_table,
     round_entries,
     round_get,
     round_get_visible,
@@ -116,7 +117,13 @@ from tournaments.selectors.standings import (
     tiebreaker_columns,
     tiebreaker_labels,
 )
-from tournaments.selectors.top_cut import BracketRoundView, top_cut_rounds
+from tournaments.selectors.top_cut import (
+    BracketRoundView,
+    BracketSlot,
+    BracketStage,
+    bracket_tree,
+    top_cut_rounds,
+)
 from tournaments.selectors.tournaments import (
     NextAction,
     next_action,
@@ -169,6 +176,7 @@ __all__ = [
     "game_error_message",
     "game_record_of",
     "last_rounds",
+    "next_open_table",
     "match_corrections",
     "match_for_table",
     "match_games",
@@ -221,6 +229,9 @@ __all__ = [
     "tiebreaker_columns",
     "tiebreaker_labels",
     "top_cut_rounds",
+    "bracket_tree",
+    "BracketSlot",
+    "BracketStage",
     "tournament_actions",
     "tournament_get",
     "tournament_get_visible",
