@@ -38,7 +38,8 @@ def assert_no_axe_violations(person: Person) -> None:
 def _focused_testid(person: Person) -> str:
     return person.page.evaluate(
         "() => { const el = document.activeElement;"
-        " return (el && (el.dataset.testid || el.closest('[data-testid]')?.dataset.testid)) || ''; }"
+        " const id = el && (el.dataset.testid || el.closest('[data-testid]')?.dataset.testid);"
+        " return id || ''; }"
     )
 
 
