@@ -171,8 +171,10 @@ def error_body(
 
 
 def error_message(exc: ApplicationError) -> str:
-    """The one line a page shows for ``exc``: its message, then its field messages if any."""
+    """The one line a page shows for ``exc``: its message, then its field messages if any, in
+    words only (the field names are for the API, never shown on a page); a field message the
+    main message already says is not repeated."""
     parts = [str(exc.message)]
-    for name, msgs in exc.fields.items():
-        parts.extend(f"{name}: {m}" for m in msgs)
+    for msgs in exc.fields.values():
+        parts.extend(str(m) for m in msgs if str(m) not in parts)
     return " ".join(parts)

@@ -42,6 +42,17 @@ class EntryCreateInputSerializer(serializers.Serializer):
         help_text=_("Player names: one for a single entry, two (seat A, seat B) for a pair."),
     )
     email = serializers.EmailField(required=False, allow_blank=True)
+    missed = serializers.ChoiceField(
+        choices=["loss", "bye", "pair"],
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=_(
+            "A late entry: what the rounds already paired count as (a loss, a bye, or a seat "
+            "against the bye of the round in progress); with a reason, past any cut-off."
+        ),
+    )
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
 class SelfRegisterInputSerializer(serializers.Serializer):
@@ -233,8 +244,9 @@ class EntryListCreateApi(TournamentApi):
     not see that list, and ``override_reason`` for anyone but the staff. POST: organisers only,
     body ``EntryCreateInputSerializer`` (one name, or two for a pair); a late entry while
     running. 201 with the entry; 400 ``wrong_entry_kind``, ``pair_needs_two_players``,
-    ``invalid_value``; 409 ``player_already_registered``, ``tournament_status``,
-    ``late_entry_closed``.
+    ``invalid_value``, ``missed_choice_required``, ``reason_required``; 409
+    ``player_already_registered``, ``tournament_status``, ``late_entry_closed`` (no
+    ``missed`` choice past the cut-off), ``no_bye_to_pair``.
     """
 
     @extend_schema(
@@ -264,6 +276,11 @@ class EntryListCreateApi(TournamentApi):
             players=data["players"],
             name=data.get("name", ""),
             email=data.get("email", ""),
+            missed=services.MissedChoice(
+                outcome=data["missed"], reason=data["reason"], by=request.user
+            )
+            if data.get("missed")
+            else None,
         )
         return entry_created_response(tournament, entry)
 

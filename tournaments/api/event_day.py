@@ -57,6 +57,16 @@ class DropAfterPairingInputSerializer(ReasonInputSerializer):
     fix = serializers.ChoiceField(choices=["repair", "bye"])
 
 
+class ReaddInputSerializer(ReasonInputSerializer):
+    """``missed``: what the rounds paired without the entry count as — ``loss``, ``bye`` or
+    ``pair`` (a seat against the bye of the round in progress); needed, with a ``reason``,
+    only when such rounds exist."""
+
+    missed = serializers.ChoiceField(
+        choices=["loss", "bye", "pair"], required=False, allow_blank=True, default=""
+    )
+
+
 class CheckInInputSerializer(serializers.Serializer):
     """``checked_in``: true to check the entry in, false to take it back."""
 
@@ -250,18 +260,21 @@ class EntryDropAfterPairingApi(TournamentApi):
 
 
 class EntryReaddApi(TournamentApi):
-    """POST .../entries/{entry_id}/readd/: undo a drop before the next pairing. 409
-    ``not_dropped``, ``readd_too_late``, ``event_full``."""
+    """POST .../entries/{entry_id}/readd/: add a dropped entry back at any time before the
+    end; after rounds were paired without it, ``missed`` (loss / bye / pair) and a ``reason``
+    are required. 400 ``missed_choice_required``, ``reason_required``,
+    ``entries_without_legal_list``; 409 ``not_dropped``, ``event_full``, ``no_bye_to_pair``,
+    ``top_cut_started``."""
 
     @extend_schema(
         operation_id="tournaments_entries_readd",
-        summary="Add a dropped entry back before the next pairing",
-        request=ReasonInputSerializer,
+        summary="Add a dropped entry back, scoring the rounds it missed",
+        request=ReaddInputSerializer,
         responses={200: EntryIdsOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
-        data = _reason(request, ReasonInputSerializer)
+        data = _reason(request, ReaddInputSerializer)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
         entry = services.entry_readd(entry=entry, by=request.user, **data)
         return Response({"entries": [entry.pk]})

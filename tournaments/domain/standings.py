@@ -13,6 +13,9 @@ Conventions:
 * A match's result follows from its games: more game wins wins, equal is a draw. A match with no
   game recorded is not counted yet. A bye (``b is None``) is a match win with
   ``scoring.bye_games_won`` game wins (2–0: 3 match points, 4 game points under HKK 2/1/0).
+  A missed round given as a loss (``MatchTally.forfeit``) is a match loss with no game won and
+  ``scoring.bye_games_won`` games lost (0–2): it counts in MW% and GW%, has no opponent, and
+  is left out of the opponents' averages like a bye.
 * Entries are ordered by match points, then each tiebreaker in the given order (higher is
   better), all compared exactly. Entries equal on all of them share a rank (1, 2, 2, 4); inside a
   shared rank they are listed by entry id, only for display stability.
@@ -298,6 +301,13 @@ def collect_stats(
         return s
 
     for match in matches:
+        if match.b is None and getattr(match, "forfeit", False):
+            s = get(match.a)
+            s.rounds += 1
+            s.match_points += scoring.match_loss
+            s.game_points += scoring.bye_games_won * scoring.game_loss
+            s.games_played += scoring.bye_games_won
+            continue
         if match.b is None:
             s = get(match.a)
             s.rounds += 1

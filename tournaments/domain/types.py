@@ -108,6 +108,8 @@ class MatchTally:
         a, b: the two entries (``b`` ``None`` for a bye).
         a_wins, b_wins: games won by ``a`` and ``b``.
         games: games played, drawn games included (``games - a_wins - b_wins`` were drawn).
+        forfeit: with ``b`` ``None``: ``a`` did not play the round and the desk gave it a match
+            loss with no game won (a missed round), not a bye.
     """
 
     round: int
@@ -116,6 +118,7 @@ class MatchTally:
     a_wins: int = 0
     b_wins: int = 0
     games: int = 0
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)

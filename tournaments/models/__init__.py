@@ -5,7 +5,7 @@ rounds, matches, games and their history, one module per concern.
 - :mod:`~tournaments.models.entries`: :class:`Player`, :class:`Entry`, :class:`EntryMember`;
 - :mod:`~tournaments.models.decks`: :class:`DeckSubmission`;
 - :mod:`~tournaments.models.rounds`: :class:`Round`, :class:`Match`, :class:`RoundSeat`,
-  :class:`Game`, :class:`GameCorrection`, :class:`PairingChange` and
+  :class:`MissedRound`, :class:`Game`, :class:`GameCorrection`, :class:`PairingChange` and
   :data:`PAIRING_ENGINE_VERSION`;
 - :mod:`~tournaments.models.reports`: :class:`ResultReport`;
 - :mod:`~tournaments.models.deck_checks`: :class:`DeckCheck`;
@@ -36,6 +36,7 @@ from tournaments.models.rounds import (
     Game,
     GameCorrection,
     Match,
+    MissedRound,
     PairingChange,
     Round,
     RoundSeat,
@@ -52,6 +53,7 @@ __all__ = [
     "Game",
     "GameCorrection",
     "Match",
+    "MissedRound",
     "PAIRING_ENGINE_VERSION",
     "PairingChange",
     "Penalty",

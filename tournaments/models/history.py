@@ -28,6 +28,7 @@ class TournamentAction(models.Model):
         NOT_CHECKED_IN_DROPPED = "not_checked_in_dropped", _("entries not checked in dropped")
         REOPENED = "reopened", _("finished event reopened")
         RESULTS_RESTORED = "results_restored", _("deleted results restored")
+        LATE_ENTRY = "late_entry", _("late entry with its missed rounds")
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="actions"

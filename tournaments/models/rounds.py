@@ -173,6 +173,34 @@ class RoundSeat(models.Model):
         return f"{self.round}: {self.entry}"
 
 
+class MissedRound(models.Model):
+    """The result the desk gave an entry for a Swiss round it did not play (re-added after a
+    drop or a no-show, or registered late): ``loss`` counts as a match loss with no game won,
+    ``bye`` as a bye (docs/rules.md §14 (Swiss pairing and byes)). Deleted with its round."""
+
+    class Outcome(models.TextChoices):
+        LOSS = "loss", _("match loss")
+        BYE = "bye", _("bye")
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="missed"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="missed_rounds"
+    )
+    outcome = models.CharField(_("result"), max_length=8, choices=Outcome)
+
+    class Meta:
+        verbose_name = _("missed round")
+        verbose_name_plural = _("missed rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="missedround_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.entry} ({self.outcome})"
+
+
 class Game(models.Model):
     """One game of a match: who held the right to go first, whether it was waived, who went
     first, and the result (``winner``, or ``is_draw``). ``version`` grows with each correction.

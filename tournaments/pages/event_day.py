@@ -80,14 +80,16 @@ def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
 def match_result(request: HttpRequest, tournament_id: int, number: int, table: int) -> HttpResponse:
     """POST /tournaments/<id>/rounds/<number>/tables/<table>/result/ (judges): record the whole
     match from its slip (``services.match_result_record``); back to the round page at the next
-    table, or with the error (for instance "choose the die roll winner")."""
+    open table of the fast entry (``#fast-N``, the page focuses it; after the last, the first
+    still open), or at this table with the error in words (for instance "who won the die
+    roll?")."""
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     match = match_at(rnd, table)
     form = MatchResultForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a result."))
-        return redirect(round_url(tournament, number) + f"#table-{table}")
+        return redirect(round_url(tournament, number) + f"#fast-{table}")
     try:
         services.match_result_record(
             match=match,
@@ -99,9 +101,11 @@ def match_result(request: HttpRequest, tournament_id: int, number: int, table: i
         messages.error(
             request, _("Table %(table)s: %(error)s") % {"table": table, "error": error_message(exc)}
         )
-        return redirect(round_url(tournament, number) + f"#table-{table}")
+        return redirect(round_url(tournament, number) + f"#fast-{table}")
     messages.success(request, _("Table %(table)s recorded.") % {"table": table})
-    return redirect(round_url(tournament, number) + f"#table-{table + 1}")
+    following = selectors.next_open_table(round=rnd, after=table)
+    anchor = f"#fast-{following}" if following is not None else "#fast-results"
+    return redirect(round_url(tournament, number) + anchor)
 
 
 @require_GET
@@ -186,6 +190,7 @@ def top_cut(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "bracket": bracket,
+        "tree": selectors.bracket_tree(bracket),
         "manage": manage,
         "default_size": default,
         "form": TopCutForm(initial={"size": default or 8, "higher_seed_chooses": True})

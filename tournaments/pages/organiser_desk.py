@@ -42,6 +42,7 @@ from tournaments.pages.organiser_forms import (
     DiscardForm,
     ImportForm,
     UnpublishForm,
+    ReaddForm,
 )
 
 # --- rounds ------------------------------------------------------------------------------------
@@ -201,17 +202,54 @@ def tournament_reopen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
-    """POST /tournaments/<id>/entries/<entry_id>/readd/: undo a drop before the next pairing."""
+    """GET, POST /tournaments/<id>/entries/<entry_id>/readd/: add a dropped entry back
+    (``services.entry_readd``). When rounds were paired without it, GET asks what they count
+    as (a loss, a bye, or a seat against the bye of the round in progress) and why; without
+    missed rounds a POST adds it back at once."""
     tournament = managed_tournament(request, tournament_id)
     entry = entry_of(tournament, entry_id)
-    run(
+    last_round = selectors.last_rounds([tournament]).get(tournament.pk)
+    last = last_round.number if last_round else None
+    if not services.readd_needs_choice(entry, last):
+        if request.method == "POST":
+            run(
+                request,
+                lambda: services.entry_readd(entry=entry, by=request.user),
+                _("%(name)s is back in the event.") % {"name": entry.name},
+            )
+        return redirect(detail_url(tournament))
+    form = ReaddForm(posted(request), reason_required=True)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        done = run(
+            request,
+            lambda: services.entry_readd(
+                entry=entry, by=request.user, missed=data["missed"], reason=data["reason"]
+            ),
+            _("%(name)s is back in the event.") % {"name": entry.name},
+        )
+        if done and data["missed"] == "pair" and last:
+            return redirect(round_url(tournament, last))
+        return redirect(detail_url(tournament))
+    after = entry.dropped_after_round or 0
+    return confirm_page(
         request,
-        lambda: services.entry_readd(entry=entry, by=request.user),
-        _("%(name)s is back in the event.") % {"name": entry.name},
+        tournament,
+        title=_("Add %(name)s back") % {"name": entry.name},
+        explanation=[
+            _("Rounds %(first)s–%(last)s were paired without %(name)s.")
+            % {"first": after + 1, "last": last, "name": entry.name}
+            if last and last > after + 1
+            else _("Round %(round)s was paired without %(name)s.")
+            % {"round": last, "name": entry.name},
+            _("A missed round counts as a match loss with no game won, or as a bye (a win)."),
+        ],
+        submit=_("Add back"),
+        form=form,
+        status=400 if request.method == "POST" else 200,
     )
-    return redirect(detail_url(tournament))
 
 
 @login_required

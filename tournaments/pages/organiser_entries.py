@@ -47,7 +47,9 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     with a success or error message.
     """
     tournament = managed_tournament(request, tournament_id)
-    form = EntryAddForm(request.POST, pair=tournament.is_pair)
+    form = EntryAddForm(
+        request.POST, pair=tournament.is_pair, late=tournament.status == tournament.Status.RUNNING
+    )
     if not form.is_valid():
         messages.error(request, _("Give the player's name."))
         return redirect(detail_url(tournament))
@@ -56,7 +58,16 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     same = [n for p in players for n in services.same_name_entries(tournament, p)]
     added = run(
         request,
-        lambda: services.entry_register(tournament=tournament, players=players, name=data["name"]),
+        lambda: services.entry_register(
+            tournament=tournament,
+            players=players,
+            name=data["name"],
+            missed=services.MissedChoice(
+                outcome=data["missed"], reason=data["reason"], by=request.user
+            )
+            if data["missed"]
+            else None,
+        ),
         _("Entry added."),
     )
     if added and same:
@@ -202,8 +213,8 @@ def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
         return redirect(detail_url(tournament))
     explanation = [
         _(
-            "%(name)s will not be paired from the next round on. You can add them back until "
-            "the next round is paired."
+            "%(name)s will not be paired from the next round on. You can add them back at any "
+            "time before the event ends."
         )
         % {"name": entry.name}
     ]

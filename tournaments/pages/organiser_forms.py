@@ -200,6 +200,26 @@ class UnpublishForm(ConfirmForm):
     )
 
 
+#: The desk's choices for the rounds a re-added or late entry missed (``round_fixes``).
+MISSED_CHOICES = [
+    ("loss", _("A match loss for each missed round")),
+    ("bye", _("A bye for each missed round")),
+    ("pair", _("A seat against the bye of the round in progress (earlier rounds lost)")),
+]
+
+
+class ReaddForm(ConfirmForm):
+    """Adding a dropped entry back after rounds were paired without it: what those rounds
+    count as, with a required reason."""
+
+    missed = forms.ChoiceField(
+        label=_("The rounds this entry missed"),
+        choices=MISSED_CHOICES,
+        widget=forms.RadioSelect,
+        initial="loss",
+    )
+
+
 class DiscardForm(UnpublishForm):
     """Discard a draft round, optionally pairing it again at once."""
 
@@ -272,16 +292,28 @@ class EntryAddForm(forms.Form):
         label=_("Team name"), max_length=200, required=False, help_text=_("Pair teams only.")
     )
 
-    def __init__(self, *args, pair: bool = True, **kwargs) -> None:
+    missed = forms.ChoiceField(
+        label=_("A late entry: the rounds already paired"),
+        choices=[("", _("None (only up to the late entry cut-off round)")), *MISSED_CHOICES],
+        required=False,
+    )
+    reason = forms.CharField(label=_("Reason (recorded)"), max_length=2000, required=False)
+
+    def __init__(self, *args, pair: bool = True, late: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if not pair:  # an individual event: the partner and team name do not apply
             del self.fields["player_b"]
             del self.fields["name"]
+        if not late:  # before the start nothing was missed
+            del self.fields["missed"]
+            del self.fields["reason"]
 
     def clean(self):
         cleaned = super().clean()
         cleaned.setdefault("player_b", "")
         cleaned.setdefault("name", "")
+        cleaned.setdefault("missed", "")
+        cleaned.setdefault("reason", "")
         return cleaned
 
 

@@ -99,7 +99,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "appoint": can_appoint_staff(user, tournament),
         "membership": membership,
         "own_entry_ids": player_entry_ids(user, tournament) if membership else set(),
-        "entry_form": EntryAddForm(pair=tournament.is_pair) if manage else None,
+        "entry_form": EntryAddForm(
+            pair=tournament.is_pair, late=tournament.status == tournament.Status.RUNNING
+        )
+        if manage
+        else None,
         "options_form": TournamentOptionsForm(
             initial={
                 "is_public": tournament.is_public,
@@ -153,7 +157,6 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "outcomes": services.match_outcomes(tournament=tournament) if fast else [],
         # Nobody judges a match they play in: their own tables get no result buttons.
         "own_entry_ids": own,
-        "first_open_table": open_tables[0] if open_tables else None,
         "open_tables": open_tables,
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],

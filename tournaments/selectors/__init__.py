@@ -95,6 +95,7 @@ from tournaments.selectors.reports import (
 from tournaments.selectors.rounds import (
     current_round,
     last_rounds,
+    next_open_table,
     round_entries,
     round_get,
     round_get_visible,
@@ -119,7 +120,13 @@ from tournaments.selectors.standings import (
     tiebreaker_columns,
     tiebreaker_labels,
 )
-from tournaments.selectors.top_cut import BracketRoundView, top_cut_rounds
+from tournaments.selectors.top_cut import (
+    BracketRoundView,
+    BracketSlot,
+    BracketStage,
+    bracket_tree,
+    top_cut_rounds,
+)
 from tournaments.selectors.tournaments import (
     NextAction,
     next_action,
@@ -171,6 +178,7 @@ __all__ = [
     "game_error_message",
     "game_record_of",
     "last_rounds",
+    "next_open_table",
     "match_corrections",
     "match_for_table",
     "match_games",
@@ -227,6 +235,9 @@ __all__ = [
     "tiebreaker_labels",
     "top_cut_rounds",
     "event_history",
+    "bracket_tree",
+    "BracketSlot",
+    "BracketStage",
     "tournament_actions",
     "tournament_get",
     "tournament_get_visible",

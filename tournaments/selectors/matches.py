@@ -16,7 +16,7 @@ from hkk_tournament.errors import NotFound
 from tournaments.domain import first_player as first_player_domain
 from tournaments.domain import match as match_domain
 from tournaments.domain.types import GameRecord, MatchTally
-from tournaments.models import Entry, Game, Match, Round, Tournament
+from tournaments.models import Entry, Game, Match, MissedRound, Round, Tournament
 
 # --- lookups ------------------------------------------------------------------------------
 
@@ -202,4 +202,21 @@ def match_records(tournament: Tournament) -> list[MatchTally]:
             if not (over or (ended_at_time and played)):
                 continue
         records.append(MatchTally(number, a, b, a_wins, b_wins, played))
-    return records
+    return records + missed_round_records(tournament)
+
+
+def missed_round_records(tournament: Tournament) -> list[MatchTally]:
+    """The rounds the desk scored for an entry that did not play them (:class:`MissedRound`,
+    in published and finished Swiss rounds): a bye as a bye (``b=None``), a loss as
+    ``MatchTally(forfeit=True)`` (docs/rules.md §14 (Swiss pairing and byes)). One query."""
+    rows = (
+        MissedRound.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .exclude(round__stage=Round.Stage.TOP_CUT)
+        .order_by("round__number", "entry_id")
+        .values_list("round__number", "entry_id", "outcome")
+    )
+    return [
+        MatchTally(number, entry, None, forfeit=outcome == MissedRound.Outcome.LOSS)
+        for number, entry, outcome in rows
+    ]

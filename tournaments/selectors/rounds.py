@@ -63,3 +63,19 @@ def round_entries(*, round: Round) -> list[Entry]:
         if b is not None:
             ids.add(b)
     return list(Entry.objects.filter(pk__in=ids).order_by("name", "id"))
+
+
+def next_open_table(*, round: Round, after: int) -> int | None:
+    """The first table after ``after`` (wrapping to the first) of ``round`` with two entries
+    and no game recorded: where the fast result entry goes next; ``None`` when every table
+    has a result. One query."""
+    open_tables = list(
+        round.matches.exclude(entry_b=None)
+        .filter(games__isnull=True)
+        .order_by("table")
+        .values_list("table", flat=True)
+        .distinct()
+    )
+    later = [t for t in open_tables if t > after]
+    choices = later or open_tables
+    return choices[0] if choices else None

@@ -49,6 +49,7 @@ from tournaments.services.desk import (
     entries_import,
     entry_check_in,
     entry_readd,
+    readd_needs_choice,
     same_name_entries,
 )
 from tournaments.services.event_admin import (
@@ -89,6 +90,8 @@ from tournaments.services.rolls import (
     match_set_reroll_agreement,
 )
 from tournaments.services.round_fixes import (
+    MISSED_CHOICES,
+    MissedChoice,
     entry_drop_after_pairing,
     round_discard,
     round_unpublish,
@@ -152,6 +155,9 @@ __all__ = [
     "entry_is_pairable",
     "entry_override_deck",
     "entry_readd",
+    "readd_needs_choice",
+    "MissedChoice",
+    "MISSED_CHOICES",
     "entry_register",
     "entry_register_late",
     "entry_register_pair",

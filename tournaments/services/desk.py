@@ -1,5 +1,6 @@
 """The registration desk: check-in before round 1 and dropping those not checked in, adding a
-dropped entry back before the next pairing, importing a list of players (CSV: name, e-mail,
+dropped entry back at any time before the end (the missed rounds as a loss, a bye or a seat
+against the bye), importing a list of players (CSV: name, e-mail,
 optional deck list). Claim codes and invitations are in ``people``.
 
 Sources: docs/rules.md §14 (Swiss pairing and byes: drops), §16 (Deck checks, penalties and
@@ -32,9 +33,11 @@ from tournaments.models import (
     TournamentAction,
 )
 from tournaments.models.entries import name_key
+from tournaments.services import round_fixes
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.csv_files import decode_csv_bytes, read_csv_rows
 from tournaments.services.deck_lists import deck_check_text, deck_first_version_drafts
+from tournaments.services.jobs import enqueue_standings
 from tournaments.services.registration import require_kind
 
 S = Tournament.Status
@@ -108,13 +111,19 @@ def entries_drop_not_checked_in(*, tournament: Tournament, by: Any = None) -> li
 
 
 @transaction.atomic
-def entry_readd(*, entry: Entry, by: Any = None, reason: str = "") -> Entry:
-    """Undo a drop while no round has been paired since it took effect: the entry is paired
-    again from the next round. Recorded as ``entry_readded``.
+def entry_readd(*, entry: Entry, by: Any = None, reason: str = "", missed: str = "") -> Entry:
+    """Add a dropped entry (or a no-show dropped from its round) back at any time before the
+    event ends; it is paired again from the next round. When rounds were paired without it,
+    the desk chooses what they count as (``missed``: ``loss``, ``bye`` or ``pair`` — a seat
+    against the bye of the round in progress; :func:`round_fixes.missed_rounds_give`) and
+    gives a reason. Recorded as ``entry_readded`` with the rounds scored. Source:
+    docs/rules.md §14 (Swiss pairing and byes), after Melee and MTR §2.10.
 
     Raises:
-        InvalidState: ``tournament_status``, ``not_dropped``, ``readd_too_late`` (a round was
-            paired without the entry), ``event_full``.
+        InvalidState: ``tournament_status``, ``not_dropped``, ``event_full``,
+            ``top_cut_started``, ``no_bye_to_pair``.
+        ValidationFailed: ``missed_choice_required``, ``reason_required`` (only when rounds
+            were missed), ``entries_without_legal_list`` (``pair``).
     """
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
@@ -122,19 +131,20 @@ def entry_readd(*, entry: Entry, by: Any = None, reason: str = "") -> Entry:
     if entry.dropped_after_round is None:
         raise InvalidState("not_dropped", _("%(name)s has not dropped.") % {"name": entry.name}, {})
     last = last_round(tournament)
-    if last is not None and entry.dropped_after_round < last.number:
-        raise InvalidState(
-            "readd_too_late",
-            _("Round %(round)s was paired without %(name)s; it is too late to add them back.")
-            % {"round": last.number, "name": entry.name},
-            {"round": last.number},
-        )
     cap = tournament.max_entries
     if cap and tournament.entries.filter(dropped_after_round=None).count() >= cap:
         raise InvalidState(
             "event_full",
             _("The event is full: at most %(cap)s entries may register.") % {"cap": cap},
             {"max_entries": cap},
+        )
+    params: dict[str, Any] = {"dropped_after_round": entry.dropped_after_round}
+    if last is not None and entry.dropped_after_round < last.number:
+        choice = round_fixes.require_missed_choice(
+            round_fixes.MissedChoice(outcome=missed, reason=reason, by=by)
+        )
+        params |= round_fixes.missed_rounds_give(
+            tournament, entry, after_round=entry.dropped_after_round, outcome=choice.outcome
         )
     TournamentAction.objects.create(
         tournament=tournament,
@@ -143,11 +153,20 @@ def entry_readd(*, entry: Entry, by: Any = None, reason: str = "") -> Entry:
         round_number=last.number if last else None,
         reason=(reason or "").strip(),
         by=_by(by),
-        params={"dropped_after_round": entry.dropped_after_round},
+        params=params,
     )
     entry.dropped_after_round = None
     entry.save(update_fields=["dropped_after_round"])
+    if tournament.status == S.RUNNING:
+        enqueue_standings(tournament.pk)
     return entry
+
+
+def readd_needs_choice(entry: Entry, last_number: int | None) -> bool:
+    """Whether re-adding ``entry`` needs the desk's choice for missed rounds (a round was
+    paired after its drop took effect)."""
+    after = entry.dropped_after_round
+    return after is not None and last_number is not None and after < last_number
 
 
 # --- duplicate names ---------------------------------------------------------------------

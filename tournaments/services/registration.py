@@ -15,9 +15,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
-from tournaments.models import Entry, EntryMember, Player, Tournament
+from tournaments.models import Entry, EntryMember, Player, Tournament, TournamentAction
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.jobs import enqueue_standings
+from tournaments.services.round_fixes import (
+    MissedChoice,
+    missed_rounds_give,
+    require_missed_choice,
+)
 
 S = Tournament.Status
 
@@ -208,19 +213,33 @@ def entry_register_late(
     player_a: Player | str | None = None,
     player_b: Player | str | None = None,
     email: str = "",
+    missed: MissedChoice | None = None,
 ) -> Entry:
-    """Register an entry while the tournament is running; it joins the next round to be paired
-    with zero points (``registered_round``), as long as that round is not after
-    ``late_entry_cutoff_round``. Single players via ``player``; pair teams via ``player_a``,
-    ``player_b`` (and ``name``). Its deck list locks when it is first paired.
+    """Register an entry while the tournament is running. Without ``missed`` it joins the
+    next round to be paired with zero points (``registered_round``), as long as that round is
+    not after ``late_entry_cutoff_round``. With ``missed`` (the desk's choice for the rounds
+    already paired: a loss or a bye for each, or ``pair`` — a seat against the bye of the round
+    in progress, earlier rounds lost; with a reason) it may join at any time before the top
+    cut, recorded as ``late_entry`` (docs/rules.md §14 (Swiss pairing and byes), after Melee).
+    Single players via ``player``; pair teams via ``player_a``, ``player_b`` (and ``name``).
+    Its deck list locks when it is first paired.
 
     Raises:
-        InvalidState: ``tournament_status``, ``late_entry_closed``.
-        ValidationFailed / Conflict: as for the normal registrations.
+        InvalidState: ``tournament_status``, ``late_entry_closed``, ``top_cut_started``,
+            ``no_bye_to_pair``.
+        ValidationFailed: ``missed_choice_required``, ``reason_required``; as for the normal
+            registrations. Conflict: as for the normal registrations.
     """
     tournament = lock_tournament(tournament)
     require_status(tournament, S.RUNNING)
-    number = late_entry_round(tournament)
+    if missed is None:
+        number = late_entry_round(tournament)
+    else:
+        missed = require_missed_choice(missed)
+        last = last_round(tournament)
+        number = (last.number if last else 0) + 1
+        if missed.outcome == "pair":
+            number -= 1
     entry = _register(
         tournament,
         player=player,
@@ -228,19 +247,36 @@ def entry_register_late(
         player_a=player_a,
         player_b=player_b,
         email=email,
-        registered_round=number,
+        registered_round=max(number, 1),
     )
+    if missed is not None:
+        params = missed_rounds_give(tournament, entry, after_round=0, outcome=missed.outcome)
+        TournamentAction.objects.create(
+            tournament=tournament,
+            kind=TournamentAction.Kind.LATE_ENTRY,
+            entry=entry,
+            round_number=number,
+            reason=missed.reason.strip(),
+            by=missed.by if getattr(missed.by, "pk", None) else None,
+            params=params,
+        )
     enqueue_standings(tournament.pk)  # the stored standings list every entry
     return entry
 
 
 def entry_register(
-    *, tournament: Tournament, players: Sequence[str], name: str = "", email: str = ""
+    *,
+    tournament: Tournament,
+    players: Sequence[str],
+    name: str = "",
+    email: str = "",
+    missed: MissedChoice | None = None,
 ) -> Entry:
     """Register an entry by the organiser with the service that fits the tournament: a late
     entry (:func:`entry_register_late`) while it is running, else a pair team
     (:func:`entry_register_pair`, two ``players``: seat A, seat B) or a single player
-    (:func:`entry_register_player`). Used by the API and the organiser's entry page.
+    (:func:`entry_register_player`); ``missed`` is the late entry's choice for the rounds
+    already paired (ignored before the start). Used by the API and the organiser's entry page.
 
     Raises: as the chosen service (a wrong team size: ``ValidationFailed``
     ``wrong_entry_kind`` or ``pair_needs_two_players``; docs/rules.md §7 (HKK pair tournaments)).
@@ -251,9 +287,11 @@ def entry_register(
     if tournament.status == S.RUNNING:
         if pair:
             return entry_register_late(
-                tournament=tournament, name=name, player_a=first, player_b=second
+                tournament=tournament, name=name, player_a=first, player_b=second, missed=missed
             )
-        return entry_register_late(tournament=tournament, player=first, name=name, email=email)
+        return entry_register_late(
+            tournament=tournament, player=first, name=name, email=email, missed=missed
+        )
     if pair:
         return entry_register_pair(
             tournament=tournament, name=name, player_a=first, player_b=second

@@ -1,7 +1,9 @@
 """Fixing a round after pairing: discard a draft round (and pair again), unpublish a published
 round (one with results only when the organiser confirms deleting them: they are kept in the
-action log and can be restored, ``services.results_archive``), and drop an entry after
-pairing with either a new pairing or a bye for its opponent. Every action is recorded as a
+action log and can be restored, ``services.results_archive``), drop an entry after pairing
+with either a new pairing or a bye for its opponent, and score the rounds a re-added or late
+entry missed (a loss, a bye, or a seat against the bye of the round in progress). Every
+action is recorded as a
 ``TournamentAction`` (who, when, why, the tables before) and shown in the round's history.
 
 Sources: docs/rules.md §14 (Swiss pairing and byes: a dropped entry is not paired again; a bye
@@ -10,15 +12,24 @@ counts as a match win), §16 (Deck checks, penalties and result reporting: audit
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
-from tournaments.models import Entry, Match, Round, RoundSeat, TournamentAction
+from tournaments.models import (
+    Entry,
+    Match,
+    MissedRound,
+    Round,
+    RoundSeat,
+    TournamentAction,
+)
 from tournaments.models import Tournament as TournamentModel
 from tournaments.services._common import last_round, lock_tournament, require_status
+from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import enqueue_standings
 from tournaments.services.results_archive import (
     archive_round_results,
@@ -303,3 +314,102 @@ def entry_drop_after_pairing(
     )
     enqueue_standings(tournament.pk)
     return rnd
+
+
+# --- rounds an entry missed (re-added after a drop or a no-show, or registered late) -------
+
+#: What the desk gives an entry for the rounds it missed: a match loss for each, a bye for
+#: each, or a seat against the bye of the round in progress (earlier missed rounds: losses).
+MISSED_CHOICES = ("loss", "bye", "pair")
+
+
+@dataclass(frozen=True)
+class MissedChoice:
+    """The desk's choice for the rounds a late or re-added entry missed: ``outcome`` one of
+    :data:`MISSED_CHOICES`, the ``reason`` recorded in the action log and who chose (``by``)."""
+
+    outcome: str
+    reason: str = ""
+    by: Any = None
+
+
+def require_missed_choice(choice: MissedChoice | None) -> MissedChoice:
+    """``choice`` when its outcome is known and it has a reason, else ``ValidationFailed``
+    (``missed_choice_required`` / ``reason_required``)."""
+    if choice is None or choice.outcome not in MISSED_CHOICES:
+        raise ValidationFailed(
+            "missed_choice_required",
+            _("Choose what the missed rounds count as: a loss, a bye or a seat against the bye."),
+            {"field": "missed", "choices": list(MISSED_CHOICES)},
+        )
+    _require_reason(choice.reason)
+    return choice
+
+
+def _pair_with_bye(rnd: Round, entry: Entry) -> Match:
+    match = (
+        Match.objects.select_for_update()
+        .filter(round=rnd, entry_b=None)
+        .exclude(entry_a=entry)
+        .order_by("table")
+        .first()
+    )
+    if match is None or match.games.exists() or match.reports.exists():
+        raise InvalidState(
+            "no_bye_to_pair",
+            _("Round %(round)s has no bye without results to pair %(name)s with.")
+            % {"round": rnd.number, "name": entry.name},
+            {"round": rnd.number},
+        )
+    require_pairable([entry])
+    match.entry_b = entry
+    match.save(update_fields=["entry_b"])
+    RoundSeat.objects.create(round=rnd, entry=entry, match=match)
+    lock_lists([entry])
+    return match
+
+
+def missed_rounds_give(
+    tournament: TournamentModel, entry: Entry, *, after_round: int, outcome: str
+) -> dict[str, Any]:
+    """Score the Swiss rounds after ``after_round`` that ``entry`` did not play, as the desk
+    chose (``outcome`` in :data:`MISSED_CHOICES`; the caller holds the tournament lock and
+    has checked the choice). ``loss``/``bye``: a :class:`MissedRound` for each such round,
+    the round in progress included. ``pair``: the entry takes the bye's empty seat in the
+    unfinished last round (the round is locked; the table must have no results), the earlier
+    missed rounds are losses. Source: docs/rules.md §14 (Swiss pairing and byes: re-adding
+    and late entries), after Melee and MTR §2.10.
+
+    Returns ``{"outcome", "rounds": [numbers scored], "table": table taken or None}``.
+
+    Raises:
+        InvalidState: ``top_cut_started``, ``no_bye_to_pair`` (no unfinished round, or it has
+            no bye without results), ``entries_without_legal_list`` (``pair``).
+    """
+    rounds = list(
+        Round.objects.select_for_update()
+        .filter(tournament=tournament, number__gt=after_round)
+        .exclude(seats__entry=entry)
+        .order_by("number")
+    )
+    if any(r.stage == Round.Stage.TOP_CUT for r in rounds):
+        raise InvalidState(
+            "top_cut_started", _("The top cut has started: no more Swiss rounds."), {}
+        )
+    table = None
+    last = last_round(tournament)
+    if outcome == "pair":
+        if last is None or last.status == R.FINISHED or last not in rounds:
+            raise InvalidState(
+                "no_bye_to_pair",
+                _("No round is in progress: choose a loss or a bye."),
+                {},
+            )
+        table = _pair_with_bye(last, entry).table
+        rounds.remove(last)
+    kind = MissedRound.Outcome.BYE if outcome == "bye" else MissedRound.Outcome.LOSS
+    MissedRound.objects.bulk_create(
+        [MissedRound(round=r, entry=entry, outcome=kind) for r in rounds],
+        ignore_conflicts=True,
+    )
+    return {"outcome": outcome, "rounds": [r.number for r in rounds], "table": table}

@@ -20,7 +20,15 @@ from tournaments import selectors
 from tournaments.domain import standings as standings_domain
 from tournaments.domain import swiss
 from tournaments.domain.types import PairingCandidate, PairingResult
-from tournaments.models import PAIRING_ENGINE_VERSION, Entry, Match, PairingChange, Round, RoundSeat
+from tournaments.models import (
+    PAIRING_ENGINE_VERSION,
+    Entry,
+    Match,
+    MissedRound,
+    PairingChange,
+    Round,
+    RoundSeat,
+)
 from tournaments.models import Tournament as TournamentModel
 from tournaments.services._common import last_round, lock_tournament, require_status, scoring_for
 from tournaments.services.deck_lists import lock_lists, require_pairable
@@ -59,6 +67,11 @@ def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> lis
             opponents[a].add(b)
         if b in opponents:
             opponents[b].add(a)
+    for a in MissedRound.objects.filter(
+        round__tournament=tournament, outcome=MissedRound.Outcome.BYE
+    ).values_list("entry_id", flat=True):
+        if a in byes:
+            byes[a] += 1  # a bye the desk gave for a missed round is a bye too
     return [
         PairingCandidate(
             id=i,

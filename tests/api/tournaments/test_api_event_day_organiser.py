@@ -68,3 +68,24 @@ def test_drop_after_pairing_with_a_bye_and_the_log(api, owner):
     assert any(m["is_bye"] for m in r.json()["round"]["matches"])
     log = api.get(f"/api/tournaments/{t.pk}/actions/").json()
     assert log[0]["kind"] == "drop_bye" and log[0]["reason"] == "no-show"
+
+
+def test_readd_a_no_show_and_a_late_entry_with_the_missed_rounds_scored(api, owner):
+    t, entries = make_tournament(entries=4, decks=False, owner=owner)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    assert rnd.status == "published"  # the round stays in progress
+    url = f"/api/tournaments/{t.pk}/entries/{entries[1].pk}/readd/"
+    services.entry_drop_after_pairing(entry=entries[1], fix="bye", reason="no-show")
+    r = api.post(url, {}, format="json")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "missed_choice_required"
+    r = api.post(url, {"missed": "pair", "reason": "arrived late"}, format="json")
+    assert r.status_code == 200 and r.json() == {"entries": [entries[1].pk]}
+    late = api.post(
+        f"/api/tournaments/{t.pk}/entries/",
+        {"players": ["Késő Kata"], "missed": "loss", "reason": "came late"},
+        format="json",
+    )
+    assert late.status_code == 201, late.json()
+    r = api.post(f"/api/tournaments/{t.pk}/entries/", {"players": ["Még Későbbi"]}, format="json")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "late_entry_closed"

@@ -3,6 +3,8 @@ from the games themselves (``MatchRecord``) under every tiebreaker chain."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,3 +67,28 @@ def test_impossible_counts_are_rejected(tally):
 def test_a_tally_without_games_is_not_counted():
     rows = compute_standings([1, 2], [MatchTally(1, 1, 2)], scoring=HKK, tiebreakers=[])
     assert [r.matches_played for r in rows] == [0, 0]
+
+
+def test_a_missed_round_loss_is_a_lost_match_without_game_wins_and_no_opponent() -> None:
+    """Entry 1 beat 2 (2–0) in round 1 and missed round 2 (scored as a loss); entry 3 missed
+    round 1 with a bye and lost to 2 in round 2 (0–2). MTR scoring (match 3/1/0, game 3)."""
+    mtr = Scoring(game_win=3)
+    matches = [
+        MatchTally(1, 1, 2, 2, 0, 2),
+        MatchTally(1, 3, None),
+        MatchTally(2, 1, None, forfeit=True),
+        MatchTally(2, 2, 3, 2, 0, 2),
+    ]
+    rows = {
+        r.entry: r
+        for r in compute_standings(
+            [1, 2, 3], matches, scoring=mtr, tiebreakers=["omw", "gw", "ogw", "buchholz"]
+        )
+    }
+    one, two, three = rows[1], rows[2], rows[3]
+    assert (one.match_points, one.matches_played, one.game_points) == (3, 2, 6)
+    assert one.tiebreakers["gw"] == Fraction(6, 12)  # 2 of 4 games: the 0–2 loss counts
+    assert one.tiebreakers["omw"] == Fraction(1, 2)  # only entry 2 (3 of 6): no forfeit opponent
+    assert one.tiebreakers["buchholz"] == 3
+    assert (three.match_points, three.matches_played) == (3, 2)  # the bye
+    assert two.tiebreakers["omw"] == (Fraction(1, 2) + Fraction(1, 2)) / 2

@@ -92,9 +92,13 @@ def test_fast_result_row_records_the_match_and_supersedes_the_report(world):
     if m.die_roll_winner_id is None and report is None:
         r = judge.post(round_url(world, f"tables/{m.table}/result/"), data, follow=True)
         assert "die roll" in r.content.decode()
+        assert "die_roll_winner:" not in r.content.decode()  # the error is in words
         data["die_roll_winner"] = str(a)
     r = judge.post(round_url(world, f"tables/{m.table}/result/"), data)
-    assert r.status_code == 302 and r["Location"].endswith(f"#table-{m.table + 1}")
+    following = selectors.next_open_table(round=m.round, after=m.table)
+    assert following != m.table
+    anchor = f"#fast-{following}" if following is not None else "#fast-results"
+    assert r.status_code == 302 and r["Location"].endswith(anchor)
     m.refresh_from_db()
     score = selectors.match_score(m)
     assert (score.a_wins, score.b_wins, score.complete) == (2, 1, True)

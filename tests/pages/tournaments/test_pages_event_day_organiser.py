@@ -160,3 +160,37 @@ def test_unpublish_with_results_asks_to_delete_them_and_the_history_restores_the
     assert "The deleted results are restored." in " ".join(_messages(r))
     assert m.games.count() == 2
     assert restore not in c.get(reverse("tournaments:round", args=[t.pk, 1])).content.decode()
+
+
+def test_a_late_no_show_is_added_back_with_the_bye_seat_from_the_event_page(c, owner):
+    t, _ = make_tournament(entries=5, decks=False, owner=owner)
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    match = rnd.matches.exclude(entry_b=None).order_by("table")[0]
+    absent = match.entry_a
+    services.entry_drop_after_pairing(entry=absent, fix="bye", reason="no-show")
+    detail = c.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    url = reverse("tournaments:entry-readd", args=[t.pk, absent.pk])
+    assert f'href="{url}"' in detail  # the button stays after the round was paired
+    page = c.get(url)
+    html = page.content.decode()
+    assert page.status_code == 200 and 'name="missed"' in html and "Round 1 was paired" in html
+    bad = c.post(url, {"missed": "pair", "reason": ""})
+    assert bad.status_code == 400
+    done = c.post(url, {"missed": "pair", "reason": "arrived at minute 5"})
+    assert done.status_code == 302 and done["Location"].endswith(f"/rounds/{rnd.number}/")
+    match.refresh_from_db()
+    assert absent.pk in (match.entry_a_id, match.entry_b_id)
+    assert Entry.objects.get(pk=absent.pk).dropped_after_round is None
+
+
+def test_a_late_entry_after_round_one_takes_a_loss_from_the_add_form(c, owner):
+    t, _ = make_tournament(entries=4, decks=False, owner=owner)
+    t = services.tournament_start(tournament=t)
+    services.round_publish(round=services.round_pair_next(tournament=t))
+    detail = c.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'name="missed"' in detail
+    add = reverse("tournaments:entry-add", args=[t.pk])
+    c.post(add, {"player_a": "Késő Kata", "missed": "loss", "reason": "came late"})
+    late = Entry.objects.get(tournament=t, name="Késő Kata")
+    assert late.registered_round == 2 and late.missed_rounds.get().outcome == "loss"

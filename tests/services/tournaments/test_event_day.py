@@ -111,7 +111,7 @@ def test_no_show_in_a_draft_round_pairs_again_without_the_entry() -> None:
     assert TournamentAction.objects.get(kind=A.DROP_REPAIRED).entry == entries[0]
 
 
-def test_readd_a_dropped_entry_before_the_next_pairing_only() -> None:
+def test_readd_after_a_pairing_needs_the_choice_for_the_missed_round() -> None:
     t, entries = _running()
     services.entry_drop(entry=entries[0])
     services.entry_readd(entry=entries[0], reason="dropped by mistake")
@@ -119,9 +119,9 @@ def test_readd_a_dropped_entry_before_the_next_pairing_only() -> None:
     assert entries[0].dropped_after_round is None
     services.entry_drop(entry=entries[1])
     services.round_pair_next(tournament=t)
-    with pytest.raises(InvalidState) as exc:
+    with pytest.raises(ValidationFailed) as exc:
         services.entry_readd(entry=entries[1])
-    assert exc.value.code == "readd_too_late"
+    assert exc.value.code == "missed_choice_required"
 
 
 # --- the finished event is locked ------------------------------------------------------------

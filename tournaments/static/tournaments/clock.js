@@ -2,7 +2,8 @@
    data-state) and re-reads them from data-clock-url every 20 seconds, so pauses and
    extensions show up. No inline script: works under a strict Content-Security-Policy.
    Without JavaScript the server-rendered time left and end time stay visible.
-   Keyboard on the projector view: "f" toggles full screen. */
+   Keyboard on the projector view: "f" toggles full screen. When the time runs out the live
+   region after the clock announces "time is up" to screen readers. */
 (function () {
   "use strict";
   var clocks = Array.prototype.slice.call(document.querySelectorAll("[data-clock]"));
@@ -15,7 +16,20 @@
     return (h ? h + ":" + pad(m) : pad(m)) + ":" + pad(r);
   }
 
+  /* "time is up" is said once, by the live region after the clock, when a running clock
+     reaches zero (or the server says so); not when the page loads with the time already up. */
+  function announceOver(el) {
+    var region = el.nextElementSibling;
+    if (!region || !region.hasAttribute("data-clock-announce")) { return; }
+    region.textContent = el.getAttribute("data-label-over") || "";
+  }
+
   function setState(el, state, secondsLeft) {
+    if (el.dataset.announced !== "1" && state === "over" && el.dataset.state && el.dataset.state !== "over") {
+      el.dataset.announced = "1";
+      announceOver(el);
+    }
+    if (state === "running") { el.dataset.announced = "0"; }
     el.dataset.state = state;
     el.dataset.deadline = String(Date.now() + secondsLeft * 1000);
     el.dataset.secondsLeft = String(secondsLeft);
@@ -31,7 +45,7 @@
       var left = parseInt(el.dataset.secondsLeft, 10) || 0;
       if (el.dataset.state === "running") {
         left = Math.max(0, (parseInt(el.dataset.deadline, 10) - Date.now()) / 1000);
-        if (left <= 0) { el.dataset.state = "over"; }
+        if (left <= 0) { setState(el, "over", 0); }
       }
       display.textContent = format(left);
       el.classList.toggle("clock-low", el.dataset.state === "running" && left < 300);
