@@ -41,8 +41,8 @@ from tournaments.pages.organiser_forms import (
     DetailsForm,
     DiscardForm,
     ImportForm,
-    UnpublishForm,
     ReaddForm,
+    UnpublishForm,
 )
 
 # --- rounds ------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ from tournaments.models import (
     Game,
     GameCorrection,
     Match,
+    MissedRound,
     PairingChange,
     Penalty,
     Player,
@@ -88,6 +89,7 @@ EVENT_MODELS: tuple[type[models.Model], ...] = (
     Round,
     Match,
     RoundSeat,
+    MissedRound,
     Game,
     GameCorrection,
     PairingChange,
@@ -111,6 +113,7 @@ def _event_rows(t: Tournament) -> Iterable[tuple[type[models.Model], models.Quer
     yield Round, rounds
     yield Match, matches
     yield RoundSeat, RoundSeat.objects.filter(round__tournament=t)
+    yield MissedRound, MissedRound.objects.filter(round__tournament=t)
     yield Game, Game.objects.filter(match__round__tournament=t)
     yield GameCorrection, GameCorrection.objects.filter(game__match__round__tournament=t)
     yield PairingChange, PairingChange.objects.filter(round__tournament=t)
