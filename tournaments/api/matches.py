@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from hkk_tournament.converters import ID_MAX, INT_MAX, SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -198,6 +198,8 @@ class GameRecordInputSerializer(serializers.Serializer):
     def validate(self, attrs: dict) -> dict:
         if attrs.get("correction") and not (attrs.get("reason") or "").strip():
             raise serializers.ValidationError({"reason": _("A correction needs a reason.")})
+        if "choice" in attrs:  # the chooser let the opponent start: same as waived
+            attrs["waived"] = attrs.pop("choice") == "opponent"
         return attrs
 
 
@@ -219,26 +221,33 @@ def match_response(tournament: Tournament, match_id: int) -> Response:
     return Response(MatchOutputSerializer(selectors.match_view(match=match)).data)
 
 
-def record_game(request: Request, match_kwargs: dict[str, Any]) -> Any:
-    """Validate the body (:class:`GameRecordInputSerializer`) and record or correct the game
-    (``services.game_record``) of the match given by ``match_kwargs`` (``match``, or ``round``
-    and ``table``). Returns the stored game."""
+def record_game(request: Request, match: Match) -> Any:
+    """Validate the body (:class:`GameRecordInputSerializer`) and record the game
+    (``services.game_record``) or, with ``correction``, correct it (``services.game_correct``).
+    Returns the stored game."""
     serializer = GameRecordInputSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
+    if data["correction"]:
+        return services.game_correct(
+            game=selectors.game_at(match=match, number=data["number"]),
+            winner_entry=data["winner"],
+            first_entry=data["first"],
+            waived=data["waived"],
+            score=data.get("score"),
+            reason=data.get("reason", ""),
+            expected_version=data.get("expected_version"),
+            recorded_by=request.user,
+        )
     return services.game_record(
+        match=match,
         number=data["number"],
         winner_entry=data["winner"],
         first_entry=data["first"],
         waived=data["waived"],
-        choice=data.get("choice"),
-        score=data.get("score"),
         right_holder_entry=data.get("right_holder"),
-        correction=data["correction"],
-        reason=data.get("reason", ""),
-        expected_version=data.get("expected_version"),
+        score=data.get("score"),
         recorded_by=request.user,
-        **match_kwargs,
     )
 
 
@@ -377,7 +386,7 @@ class MatchGameRecordApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
         tournament = self.judged_tournament(tournament_id)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
-        return game_response(tournament, record_game(request, {"match": match}))
+        return game_response(tournament, record_game(request, match))
 
 
 class TableGameRecordApi(TournamentApi):
@@ -397,4 +406,6 @@ class TableGameRecordApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, number: int, table: int) -> Response:
         tournament = self.judged_tournament(tournament_id)
         rnd = selectors.round_get(tournament=tournament, number=number)
-        return game_response(tournament, record_game(request, {"round": rnd, "table": table}))
+        return game_response(
+            tournament, record_game(request, selectors.match_for_table(round=rnd, table=table))
+        )

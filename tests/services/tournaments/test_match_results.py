@@ -164,13 +164,13 @@ def test_a_slip_records_a_match_in_a_bounded_number_of_queries(
 
 
 def test_one_game_is_recorded_in_a_bounded_number_of_queries(django_assert_max_num_queries):
-    """``game_record``: the locked match, its games, the INSERT and (once the match is complete)
-    the update of the open reports, in a savepoint here; nothing is read twice."""
+    """``game_record``: the round ``FOR SHARE``, the locked match, its games, the INSERT and the
+    update of the open reports, in a savepoint here; nothing is read twice."""
     _t, _rnd, m = published()
     a, b = m.entry_a_id, m.entry_b_id
     services.match_set_die_roll(match=m, winner_entry=a)
     for number, (winner, first) in enumerate([(a, a), (b, b), (a, a)], start=1):
-        with django_assert_max_num_queries(6):
+        with django_assert_max_num_queries(7):
             services.game_record(match=m, number=number, winner_entry=winner, first_entry=first)
     m.refresh_from_db()
     assert selectors.match_score(m).complete

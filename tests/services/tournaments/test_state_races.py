@@ -24,7 +24,7 @@ from django.db import connection, connections, transaction
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound
 from tests.factories import UserFactory, make_tournament
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Game,
     Match,
@@ -231,12 +231,10 @@ def _finished_event() -> tuple[Tournament, Match]:
 
 def _correct_game_3(m: Match) -> Callable[[], Game]:
     """A judge's correction: game 3 becomes a win of seat B (entry B went first)."""
-    return lambda: services.game_record(
-        match=Match.objects.get(pk=m.pk),
-        number=3,
+    return lambda: services.game_correct(
+        game=selectors.game_at(match=Match.objects.get(pk=m.pk), number=3),
         winner_entry=m.entry_b_id,
         first_entry=m.entry_a_id,
-        correction=True,
         reason="slip misread",
     )
 
