@@ -35,6 +35,12 @@ class GameOutputSerializer(serializers.Serializer):
     right_holder = serializers.IntegerField(source="right_holder_id")
     waived = serializers.BooleanField()
     first = serializers.IntegerField(source="first_id")
+    details_reported = serializers.BooleanField(
+        help_text=_(
+            "False for a game entered as part of a match score: its winner counts; its order, "
+            "right holder and first player were not reported."
+        )
+    )
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
     is_draw = serializers.BooleanField()
     chosen_by = serializers.IntegerField(source="chosen_by_id", allow_null=True)

@@ -34,9 +34,10 @@ OPEN = (RS.PENDING, RS.DISPUTED)
 
 def reported_games(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The reported games as stored: sorted by number, each ``{"number", "winner", "first",
-    "waived"}`` plus ``"score"`` when one is given. ``games`` has the shape the report form
-    and ``ReportGameSerializer`` check (numbers and entry ids as integers); the rules are
-    checked by :func:`_check_rules`."""
+    "waived"}`` plus ``"score"`` when one is given and ``"details_reported": False`` for the
+    games of a one-choice report (only their winners were reported). ``games`` has the shape
+    the report form and ``ReportGameSerializer`` check (numbers and entry ids as integers); the
+    rules are checked by :func:`_check_rules`."""
     out = []
     for g in sorted(games, key=lambda g: g["number"]):
         game = {
@@ -47,6 +48,8 @@ def reported_games(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         if g.get("score") is not None:
             game["score"] = g["score"]
+        if g.get("details_reported") is False:  # a one-choice report: the score only
+            game["details_reported"] = False
         out.append(game)
     return out
 
@@ -89,8 +92,9 @@ def _apply(
     for g in games:
         holder = _holder(match, g)
         existing = recorded.get(g["number"])
+        written = existing is None or (correct and not _same(existing, g, holder))
         if existing is None:
-            game_record(
+            existing = game_record(
                 match=match,
                 number=g["number"],
                 winner_entry=g["winner"],
@@ -101,7 +105,7 @@ def _apply(
                 recorded_by=by,
             )
         elif correct and not _same(existing, g, holder):
-            game_correct(
+            existing = game_correct(
                 game=existing,
                 winner_entry=g["winner"],
                 first_entry=g["first"],
@@ -110,6 +114,8 @@ def _apply(
                 reason=reason,
                 recorded_by=by,
             )
+        if written and g.get("details_reported") is False:
+            Game.objects.filter(pk=existing.pk).update(details_reported=False)
 
 
 def _check_rules(match: Match, games: list[dict[str, Any]]) -> None:

@@ -40,6 +40,7 @@ def _game_values(game: Game) -> dict[str, Any]:
         "score": game.score,
         "recorded_by": game.recorded_by_id,
         "version": game.version,
+        "details_reported": game.details_reported,
     }
 
 
@@ -266,7 +267,8 @@ def game_correct(
     """Replace the recorded ``game`` (also in a finished round) with a new winner, first player,
     waiver and score, checked like :func:`game_record` against the games before it. The earlier
     values are kept in a :class:`GameCorrection` with ``reason``; ``expected_version`` guards
-    against overwriting someone else's correction. Games after it are left as they are.
+    against overwriting someone else's correction. Games after it are left as they are. The
+    corrected game has its details reported (``details_reported``).
     Writes under ``locked_match``.
 
     Raises:
@@ -290,8 +292,7 @@ def game_correct(
         winner=winner,
         score=score,
     )
-    game = _correct_game(
-        game, game_fields(record, decision), recorded_by=recorded_by, reason=reason
-    )
+    values = {**game_fields(record, decision), "details_reported": True}
+    game = _correct_game(game, values, recorded_by=recorded_by, reason=reason)
     _written(match, games, recorded_by)
     return game

@@ -8,7 +8,7 @@ import pytest
 
 from hkk_tournament.errors import InvalidState, ValidationFailed
 from tests.factories import UserFactory, make_tournament
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Game,
     GameCorrection,
@@ -297,3 +297,18 @@ def test_games_breaking_the_first_player_rule_surface_game_record_errors(setup):
     assert not Game.objects.exists()
     m.refresh_from_db()
     assert m.die_roll_winner_id is None  # the validation run left nothing behind
+
+
+def test_one_choice_reports_record_the_score_with_details_not_reported(setup):
+    """Two agreeing one-choice reports ("2–1") record the score; the games' order and first
+    players are not invented: each game is marked "details not reported"."""
+    _t, _rnd, m, ua, ub = setup
+    games = services.outcome_games(match=m, result="2-1-0", die_roll_winner=m.entry_a_id)
+    assert all(g["details_reported"] is False for g in games)
+    services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
+    report = services.result_report_submit(match=m, entry=m.entry_b_id, user=ub, games=games)
+    assert report.status == RS.ACCEPTED
+    recorded = list(Game.objects.filter(match=m).order_by("number"))
+    assert [g.details_reported for g in recorded] == [False, False, False]
+    score = selectors.match_score(m)
+    assert (score.a_wins, score.b_wins, score.complete) == (2, 1, True)
