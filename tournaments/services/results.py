@@ -73,6 +73,23 @@ def _require_current(games: list[Game], game: Game, expected_version: int | None
     return current
 
 
+def _require_known_order(games: list[Game], number: int) -> None:
+    """Refuse to derive game ``number``'s right from earlier games whose details were not
+    reported (a slip's or a one-choice report's placeholders): no rule says who holds the right
+    when the order is unknown, so those games are corrected first, in order."""
+    unknown = [g.number for g in games if g.number < number and not g.details_reported]
+    if unknown:
+        raise ValidationFailed(
+            "earlier_details_not_reported",
+            _(
+                "Who holds the right in game %(game)s follows from the games before it, whose "
+                "details were not reported: correct game %(first)s first."
+            )
+            % {"game": number, "first": unknown[0]},
+            {"game": number, "earlier": unknown},
+        )
+
+
 def _require_next_game(match: Match, games: list[Game], existing: Game | None, number: int) -> None:
     if existing is not None:
         raise Conflict(
@@ -275,13 +292,16 @@ def game_correct(
         NotFound: ``game_not_recorded`` (deleted meanwhile with its round's results).
         Conflict: ``stale_version``.
         InvalidState: ``round_not_published``, ``bye_match``, ``tournament_finished``.
-        ValidationFailed: ``not_in_match`` and the rule errors of :func:`game_record`.
+        ValidationFailed: ``not_in_match``, ``earlier_details_not_reported`` (an earlier game
+            of the match has no reported details: correct it first), and the rule errors of
+            :func:`game_record`.
     """
     match = locked_match(game.match)
     require_playable(match, correction=True)
     winner, first = _ids_in_match(match, winner_entry=winner_entry, first_entry=first_entry)
     games = list(match.games.order_by("number"))
     game = _require_current(games, game, expected_version)
+    _require_known_order(games, game.number)
     decision, record = _checked_right_holder(
         match,
         [g for g in games if g.number < game.number],

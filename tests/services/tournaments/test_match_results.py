@@ -193,6 +193,13 @@ def test_a_slip_records_the_score_with_details_not_reported():
     table = next(x for r in exported["rounds"] for x in r["pairings"] if x["table"] == m.table)
     assert all(x["details_reported"] is False and x["first"] is None for x in table["games"])
     judge = UserFactory(username="judge")
+    # Game 2's right would follow from game 1, whose details are unknown: game 1 comes first.
+    with pytest.raises(ValidationFailed) as exc:
+        services.game_correct(
+            game=g[1], winner_entry=g[1].winner_id, first_entry=m.entry_a_id, reason="order"
+        )
+    assert exc.value.code == "earlier_details_not_reported"
+    assert exc.value.params == {"game": 2, "earlier": [1]}
     first = services.game_correct(
         game=g[0],
         winner_entry=g[0].winner_id,
