@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 from tests.browser.event_steps import Person
 from tests.factories import hkk_deck
 from tests.services.tournaments.helpers import play
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament, TournamentAction
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -236,12 +236,10 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     org.page.fill("#id_reason", "Hibás eredménylap az 1. asztalnál")
     org.click("[data-testid=confirm]", "reopened")
     game = played.games.get(number=1)
-    services.game_record(
-        match=played,
-        number=1,
+    services.game_correct(
+        game=selectors.game_at(match=played, number=1),
         winner_entry=played.entry_b_id,
         first_entry=game.first_id,
-        correction=True,
         reason="Hibás eredménylap",
     )
     org.go(match_url, "match-corrected")

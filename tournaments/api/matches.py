@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from hkk_tournament.converters import ID_MAX, INT_MAX, SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.permissions import require_judge_of_match
 
 # --- serializers --------------------------------------------------------------------------
@@ -36,6 +36,12 @@ class GameOutputSerializer(serializers.Serializer):
     right_holder = serializers.IntegerField(source="right_holder_id")
     waived = serializers.BooleanField()
     first = serializers.IntegerField(source="first_id")
+    details_reported = serializers.BooleanField(
+        help_text=_(
+            "False for a game entered as part of a match score: its winner counts; its order, "
+            "right holder and first player were not reported."
+        )
+    )
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
     is_draw = serializers.BooleanField()
     chosen_by = serializers.IntegerField(source="chosen_by_id", allow_null=True)
@@ -202,6 +208,8 @@ class GameRecordInputSerializer(serializers.Serializer):
     def validate(self, attrs: dict) -> dict:
         if attrs.get("correction") and not (attrs.get("reason") or "").strip():
             raise serializers.ValidationError({"reason": _("A correction needs a reason.")})
+        if "choice" in attrs:  # the chooser let the opponent start: same as waived
+            attrs["waived"] = attrs.pop("choice") == "opponent"
         return attrs
 
 
@@ -223,26 +231,33 @@ def match_response(tournament: Tournament, match_id: int) -> Response:
     return Response(MatchOutputSerializer(selectors.match_view(match=match)).data)
 
 
-def record_game(request: Request, match_kwargs: dict[str, Any]) -> Any:
-    """Validate the body (:class:`GameRecordInputSerializer`) and record or correct the game
-    (``services.game_record``) of the match given by ``match_kwargs`` (``match``, or ``round``
-    and ``table``). Returns the stored game."""
+def record_game(request: Request, match: Match) -> Any:
+    """Validate the body (:class:`GameRecordInputSerializer`) and record the game
+    (``services.game_record``) or, with ``correction``, correct it (``services.game_correct``).
+    Returns the stored game."""
     serializer = GameRecordInputSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
+    if data["correction"]:
+        return services.game_correct(
+            game=selectors.game_at(match=match, number=data["number"]),
+            winner_entry=data["winner"],
+            first_entry=data["first"],
+            waived=data["waived"],
+            score=data.get("score"),
+            reason=data.get("reason", ""),
+            expected_version=data.get("expected_version"),
+            recorded_by=request.user,
+        )
     return services.game_record(
+        match=match,
         number=data["number"],
         winner_entry=data["winner"],
         first_entry=data["first"],
         waived=data["waived"],
-        choice=data.get("choice"),
-        score=data.get("score"),
         right_holder_entry=data.get("right_holder"),
-        correction=data["correction"],
-        reason=data.get("reason", ""),
-        expected_version=data.get("expected_version"),
+        score=data.get("score"),
         recorded_by=request.user,
-        **match_kwargs,
     )
 
 
@@ -389,7 +404,7 @@ class MatchGameRecordApi(TournamentApi):
         tournament = self.judged_tournament(tournament_id)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
         require_judge_of_match(request.user, match)
-        return game_response(tournament, record_game(request, {"match": match}))
+        return game_response(tournament, record_game(request, match))
 
 
 class TableGameRecordApi(TournamentApi):
@@ -412,4 +427,4 @@ class TableGameRecordApi(TournamentApi):
         rnd = selectors.round_get(tournament=tournament, number=number)
         match = selectors.match_for_table(round=rnd, table=table)
         require_judge_of_match(request.user, match)
-        return game_response(tournament, record_game(request, {"match": match}))
+        return game_response(tournament, record_game(request, match))

@@ -15,7 +15,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.converters import ID_MAX
+from hkk_tournament.converters import ID_MAX, SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.models import Match, Tournament
@@ -36,6 +36,13 @@ class ReportGameSerializer(serializers.Serializer):
     )
     waived = serializers.BooleanField(
         default=False, help_text=_("The right holder let the opponent go first.")
+    )
+    score = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=SMALLINT_MAX,
+        help_text=_("The winner's score where the format keeps one (Blue Moon crystals)."),
     )
 
 

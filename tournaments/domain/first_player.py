@@ -439,3 +439,29 @@ def slip_lines(structure: MatchStructure, *, reroll_game3: bool = False) -> tupl
         lines.append(SlipLine(decisions[0].game_number, player, needs_roll, reasons))
         states = [nxt for st, d in decided for nxt in _played(st, d, structure)]
     return tuple(lines)
+
+
+def replay_reported(
+    state: MatchState, structure: MatchStructure, records: Sequence[GameRecord]
+) -> MatchState:
+    """Check ``records`` (games 1, 2, … in number order, as a player or a judge reports them)
+    as the next games of ``state`` under ``structure`` and return the state with them played.
+
+    Where a die roll decides a game and ``state`` has none recorded, the reported right holder
+    is taken as the roll winner, as a judge's recording takes it (docs/rules.md §6 (HKK
+    first-player rights), §11 (WoW TCG matches and first player), §13 (Blue Moon matches)).
+    Pure: nothing is stored; the same checks as :func:`validate_game` for every game.
+
+    Raises:
+        InconsistentGame: ``unknown_entry`` (a holder that does not play here),
+            ``roll_not_recorded``, ``too_many_games``, ``match_already_decided``,
+            ``wrong_game_number`` (a gap or a repeat), and the codes of :func:`validate_game`.
+    """
+    for record in records:
+        decision = next_right(state, structure)
+        if decision.needs_roll and record.right_holder is not None:
+            state = record_die_roll(state, structure, record.right_holder)
+            decision = next_right(state, structure)
+        validate_game(decision, record, state, structure)
+        state = replace(state, games=(*state.games, record))
+    return state

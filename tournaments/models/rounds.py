@@ -210,6 +210,11 @@ class Game(models.Model):
     (the right holder) and ``waived`` its choice (``True`` = it let the opponent start); under
     the HKK rule (§6 (HKK first-player rights)) it stays empty. ``score`` is the winner's score
     in the format's unit (Blue Moon crystals), empty where none is kept or the game is drawn.
+
+    ``details_reported`` is ``False`` for a game that stands for part of a match score entered
+    at match level (a result slip's "2–1", a player's one-choice report): its winner counts in
+    the score, but its place in the order, the right holder and who went first were not
+    reported, and nothing reads them as facts (first-player figures skip such games).
     """
 
     match = models.ForeignKey(
@@ -251,6 +256,7 @@ class Game(models.Model):
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
     version = models.PositiveIntegerField(_("version"), default=1)
+    details_reported = models.BooleanField(_("details reported"), default=True)
 
     class Meta:
         verbose_name = _("game")

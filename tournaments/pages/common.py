@@ -148,8 +148,10 @@ def round_url(tournament: Tournament, number: int) -> str:
 
 
 def report_rows(report: ResultReport | None, names: dict[int, str]) -> list[dict]:
-    """The games of a player's report with names: ``[{"number", "winner", "first", "waived"}]``
-    (``winner`` ``None`` = draw; ``[]`` without a report). ``names`` maps entry id → name.
+    """The games of a player's report with names: ``[{"number", "winner", "first", "waived",
+    "details"}]`` (``winner`` ``None`` = draw; ``details`` false for a one-choice report, whose
+    order and first players were not reported; ``[]`` without a report). ``names`` maps entry
+    id → name.
     """
     if report is None:
         return []
@@ -159,6 +161,7 @@ def report_rows(report: ResultReport | None, names: dict[int, str]) -> list[dict
             "winner": names.get(g.get("winner")) if g.get("winner") is not None else None,
             "first": names.get(g.get("first"), ""),
             "waived": bool(g.get("waived")),
+            "details": g.get("details_reported", True) is not False,
         }
         for g in report.games or []
     ]

@@ -187,18 +187,27 @@ def _full_game(request: HttpRequest, form: GameForm, match: Match) -> bool:
     """Record a game from the valid full form; a service error goes onto the form."""
     data = form.cleaned_data
     try:
-        services.game_record(
-            match=match,
-            number=data["number"],
-            winner_entry=data["winner"],
-            first_entry=data["first"],
-            waived=data["waived"],
-            right_holder_entry=data["right_holder"],
-            score=data["score"],
-            correction=data["correction"],
-            reason=data["reason"],
-            recorded_by=request.user,
-        )
+        if data["correction"]:
+            services.game_correct(
+                game=selectors.game_at(match=match, number=data["number"]),
+                winner_entry=data["winner"],
+                first_entry=data["first"],
+                waived=data["waived"],
+                score=data["score"],
+                reason=data["reason"],
+                recorded_by=request.user,
+            )
+        else:
+            services.game_record(
+                match=match,
+                number=data["number"],
+                winner_entry=data["winner"],
+                first_entry=data["first"],
+                waived=data["waived"],
+                right_holder_entry=data["right_holder"],
+                score=data["score"],
+                recorded_by=request.user,
+            )
     except ApplicationError as exc:
         form.add_error(None, str(exc.message))
         return False

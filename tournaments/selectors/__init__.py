@@ -48,6 +48,7 @@ from tournaments.selectors.match_structure import (
 )
 from tournaments.selectors.matches import (
     MatchScore,
+    game_at,
     game_record_of,
     match_for_table,
     match_games,
@@ -176,6 +177,7 @@ __all__ = [
     "fraction_decimal",
     "fraction_str",
     "game_error_message",
+    "game_at",
     "game_record_of",
     "last_rounds",
     "next_open_table",

@@ -48,6 +48,19 @@ def match_for_table(*, round: Round, table: int) -> Match:
     return m
 
 
+def game_at(*, match: Match, number: int) -> Game:
+    """Recorded game ``number`` of ``match`` or ``NotFound("game_not_recorded")``."""
+    game = match.games.filter(number=number).first()
+    if game is None:
+        raise NotFound(
+            "game_not_recorded",
+            _("Game %(game)s has not been recorded; there is nothing to correct.")
+            % {"game": number},
+            {"game": number},
+        )
+    return game
+
+
 def match_of_entry(*, round: Round, entry: Entry) -> Match | None:
     """The match ``entry`` plays in ``round`` (``None`` when it was not paired)."""
     return (

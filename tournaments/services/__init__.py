@@ -80,7 +80,7 @@ from tournaments.services.reports import (
     result_report_confirm,
     result_report_submit,
 )
-from tournaments.services.results import game_record
+from tournaments.services.results import game_correct, game_record
 from tournaments.services.results_archive import round_results_restore
 from tournaments.services.rolls import (
     NextRight,
@@ -163,6 +163,7 @@ __all__ = [
     "entry_register_pair",
     "entry_register_player",
     "entry_self_register",
+    "game_correct",
     "game_record",
     "match_disputes",
     "match_next_right",

@@ -4,7 +4,11 @@ tournament's first-player policy gives (docs/rules.md §6 (HKK first-player righ
 TCG matches and first player), §15 (Match points and tiebreakers), §16 (Deck checks, penalties
 and result reporting)).
 
-What a slip does not say is decided here, and the per-game page corrects it when it matters:
+A slip says only the score, so its games are stored with ``details_reported=False``: their
+winners make the score, standings and tiebreakers exact, but the placeholders below are not
+facts and nothing reads them as facts (first-player figures skip them; a match entered this
+way is complete, so no later game takes its right from them). The per-game page corrects a game
+into a detailed one. The placeholders:
 
 * the order of the games: the loser's wins first, then the drawn games, then the winner's
   wins (so a best-of match is never decided before its last recorded game);
@@ -25,6 +29,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from hkk_tournament.errors import Conflict, ValidationFailed
 from tournaments import selectors
@@ -58,6 +63,15 @@ class MatchOutcome:
     a_wins: int
     b_wins: int
     draws: int
+
+    @property
+    def spoken(self) -> str:
+        """The result in words, the button's accessible name: "A won 2, lost 0, 1 draw"."""
+        return ngettext(
+            "A won %(won)s, lost %(lost)s, %(draws)s draw",
+            "A won %(won)s, lost %(lost)s, %(draws)s draws",
+            self.draws,
+        ) % {"won": self.a_wins, "lost": self.b_wins, "draws": self.draws}
 
 
 def _label(a: int, b: int, d: int) -> str:
@@ -197,15 +211,7 @@ def match_result_record(
     if match.die_roll_winner_id is None and roll is not None:
         match.die_roll_winner_id = roll
         changed.append("die_roll_winner")
-    games = [
-        Game(match=match, number=rec.number, recorded_by=recorded_by, **game_fields(rec, decision))
-        for rec, decision in _planned_games(
-            selectors.match_state(match, []),
-            structure,
-            _winners(match, a, b, d),
-            _slip_roll_missing,
-        )
-    ]
+    games = _slip_games(match, structure, _winners(match, a, b, d), recorded_by)
     if len(games) < structure.games_per_match and not _decided(tournament, a, b):
         match.ended_at_time = True
         changed.append("ended_at_time")
@@ -215,6 +221,26 @@ def match_result_record(
     supersede_open_reports(match, by=recorded_by, games=games)
     enqueue_standings(tournament.pk)
     return match
+
+
+def _slip_games(
+    match: Match, structure: MatchStructure, winners: list[int | None], recorded_by: Any
+) -> list[Game]:
+    """The unsaved games of a slip: the winners with placeholder holders, marked as details not
+    reported (see the module docstring)."""
+    planned = _planned_games(
+        selectors.match_state(match, []), structure, winners, _slip_roll_missing
+    )
+    return [
+        Game(
+            match=match,
+            number=rec.number,
+            recorded_by=recorded_by,
+            details_reported=False,
+            **game_fields(rec, decision),
+        )
+        for rec, decision in planned
+    ]
 
 
 def _decided(tournament: Tournament, a: int, b: int) -> bool:
@@ -279,8 +305,9 @@ def outcome_games(
     *, match: Match, result: str, die_roll_winner: int | None = None
 ) -> list[dict[str, Any]]:
     """The games ``result`` (``"a-b-d"`` from seat A) stands for, as a player's report lists
-    them (``[{"number", "winner", "first", "waived"}]``), in the order and with the holders
-    :func:`match_result_record` uses, without storing anything. ``die_roll_winner`` is used
+    them (``[{"number", "winner", "first", "waived", "details_reported": False}]``), in the
+    order and with the placeholder holders :func:`match_result_record` uses, without storing
+    anything: the games are recorded as "details not reported". ``die_roll_winner`` is used
     when the match has none recorded.
 
     Raises ``ValidationFailed`` (``invalid_result``, ``roll_not_recorded``, and the rule
@@ -300,6 +327,12 @@ def outcome_games(
         state, structure_of(match), _winners(match, a, b, d), _report_roll_missing
     )
     return [
-        {"number": rec.number, "winner": rec.winner, "first": rec.first, "waived": False}
+        {
+            "number": rec.number,
+            "winner": rec.winner,
+            "first": rec.first,
+            "waived": False,
+            "details_reported": False,
+        }
         for rec, _decision in planned
     ]

@@ -4,9 +4,11 @@ both players agree or a judge confirms it, and a disagreement is flagged to the 
 
 A report lists the games of a match as ``[{"number", "winner" (entry id or ``None`` for a
 draw), "first" (entry id), "waived" (bool)}]``. The right holder of each game follows from
-``first`` and ``waived`` (the holder went first unless they waived); ``game_record`` checks it
-against the tournament's first-player policy, so a report that breaks the rules is refused at
-submission with that error (``first_player_mismatch`` …) and nothing is stored.
+``first`` and ``waived`` (the holder went first unless they waived). The shape is checked by
+the report form and ``ReportGameSerializer``; the rules by the pure domain
+(``first_player.replay_reported``, the checks ``game_record`` applies), in memory, so a report
+that breaks them is refused at submission with that error (``first_player_mismatch`` …) and
+nothing is stored or written.
 """
 
 from __future__ import annotations
@@ -20,97 +22,36 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
+from tournaments.domain import first_player as fp
+from tournaments.domain.types import GameRecord
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
 from tournaments.permissions import refuse_own_match
-from tournaments.services._match_rules import locked_match
-from tournaments.services.results import game_record
+from tournaments.services._match_rules import inconsistent, locked_match, structure_of
+from tournaments.services.results import game_correct, game_record
 
 RS = ResultReport.Status
 OPEN = (RS.PENDING, RS.DISPUTED)
 
 
-class _DryRun(Exception):  # noqa: N818
-    """Raised inside a savepoint to roll a validation-only recording back."""
-
-
-def _invalid(message: Any, **params: Any) -> ValidationFailed:
-    return ValidationFailed("invalid_report", message, params)
-
-
-def normalise_games(match: Match, games: Any) -> list[dict[str, Any]]:
-    """The reported games checked for shape and sorted by number:
-    ``[{"number", "winner", "first", "waived"}]``.
-
-    Numbers run 1, 2, … without gaps up to ``games_per_match``; ``winner`` (or ``None``) and
-    ``first`` are the two entries of ``match``. Optional per game: ``choice`` (``self`` /
-    ``opponent``, where the format gives a choice; same as ``waived``) and ``score`` (the
-    winner's Blue Moon crystals); the rules for them are checked by ``game_record``.
-
-    Raises ``ValidationFailed("invalid_report")`` (params name the game and field).
-    """
-    limit = match.round.tournament.structure.games_per_match
-    entries = {match.entry_a_id, match.entry_b_id}
-    if not isinstance(games, Sequence) or isinstance(games, str | bytes) or not games:
-        raise _invalid(_("Report at least one game."), field="games")
-    if len(games) > limit:
-        raise _invalid(
-            _("A match has at most %(max)s games.") % {"max": limit}, field="games", max=limit
-        )
-    out: list[dict[str, Any]] = []
-    for item in games:
-        if not isinstance(item, dict):
-            raise _invalid(_("Each game needs a number, a winner and who went first."))
-        number, winner, first = item.get("number"), item.get("winner"), item.get("first")
-        waived = item.get("waived", False)
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= limit:
-            raise _invalid(
-                _("Game numbers run from 1 to %(max)s.") % {"max": limit},
-                field="number",
-                game=number,
-                max=limit,
-            )
-        if winner is not None and (isinstance(winner, bool) or winner not in entries):
-            raise _invalid(
-                _("The winner of game %(game)s must be one of the two entries (or a draw).")
-                % {"game": number},
-                field="winner",
-                game=number,
-            )
-        if isinstance(first, bool) or first not in entries:
-            raise _invalid(
-                _("The entry that went first in game %(game)s must play at this table.")
-                % {"game": number},
-                field="first",
-                game=number,
-            )
-        if not isinstance(waived, bool):
-            raise _invalid(
-                _("'waived' must be true or false (game %(game)s).") % {"game": number},
-                field="waived",
-                game=number,
-            )
-        if "choice" in item:
-            if item["choice"] not in ("self", "opponent"):
-                raise _invalid(
-                    _("'choice' must be self or opponent (game %(game)s).") % {"game": number},
-                    field="choice",
-                    game=number,
-                )
-            waived = item["choice"] == "opponent"
-        score = item.get("score")
-        if score is not None and (isinstance(score, bool) or not isinstance(score, int)):
-            raise _invalid(
-                _("The score of game %(game)s must be a whole number.") % {"game": number},
-                field="score",
-                game=number,
-            )
-        game = {"number": number, "winner": winner, "first": first, "waived": waived}
-        if score is not None:
-            game["score"] = score
+def reported_games(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The reported games as stored: sorted by number, each ``{"number", "winner", "first",
+    "waived"}`` plus ``"score"`` when one is given and ``"details_reported": False`` for the
+    games of a one-choice report (only their winners were reported). ``games`` has the shape
+    the report form and ``ReportGameSerializer`` check (numbers and entry ids as integers); the
+    rules are checked by :func:`_check_rules`."""
+    out = []
+    for g in sorted(games, key=lambda g: g["number"]):
+        game = {
+            "number": g["number"],
+            "winner": g.get("winner"),
+            "first": g.get("first"),
+            "waived": bool(g.get("waived", False)),
+        }
+        if g.get("score") is not None:
+            game["score"] = g["score"]
+        if g.get("details_reported") is False:  # a one-choice report: the score only
+            game["details_reported"] = False
         out.append(game)
-    out.sort(key=lambda g: g["number"])
-    if [g["number"] for g in out] != list(range(1, len(out) + 1)):
-        raise _invalid(_("Report the games in order: 1, 2, 3 …, each once."), field="number")
     return out
 
 
@@ -145,37 +86,55 @@ def _differing_recorded(match: Match, games: list[dict[str, Any]]) -> list[int]:
 def _apply(
     match: Match, games: list[dict[str, Any]], *, by: Any, correct: bool, reason: str
 ) -> None:
-    """Record the reported games through ``game_record``: identical recorded games are left
-    alone; a differing one is corrected when ``correct`` (history kept with ``reason``)."""
+    """Record the reported games (``game_record``): identical recorded games are left alone; a
+    differing one is corrected (``game_correct``, history kept with ``reason``) when
+    ``correct``."""
     recorded = {g.number: g for g in Game.objects.filter(match=match)}
     for g in games:
         holder = _holder(match, g)
         existing = recorded.get(g["number"])
-        if existing is not None and _same(existing, g, holder):
-            continue
-        game_record(
-            match=match,
-            number=g["number"],
-            winner_entry=g["winner"],
-            first_entry=g["first"],
-            waived=g["waived"],
-            score=g.get("score"),
-            right_holder_entry=holder,
-            recorded_by=by,
-            correction=existing is not None and correct,
-            reason=reason if existing is not None else "",
+        written = existing is None or (correct and not _same(existing, g, holder))
+        if existing is None:
+            existing = game_record(
+                match=match,
+                number=g["number"],
+                winner_entry=g["winner"],
+                first_entry=g["first"],
+                waived=g["waived"],
+                right_holder_entry=holder,
+                score=g.get("score"),
+                recorded_by=by,
+            )
+        elif correct and not _same(existing, g, holder):
+            existing = game_correct(
+                game=existing,
+                winner_entry=g["winner"],
+                first_entry=g["first"],
+                waived=g["waived"],
+                score=g.get("score"),
+                reason=reason,
+                recorded_by=by,
+            )
+        if written and g.get("details_reported") is False:
+            Game.objects.filter(pk=existing.pk).update(details_reported=False)
+
+
+def _check_rules(match: Match, games: list[dict[str, Any]]) -> None:
+    """The reported games checked in memory against the match structure and the recorded die
+    rolls (``first_player.replay_reported``), nothing stored. Raises the rule errors of
+    ``game_record`` (``first_player_mismatch``, ``too_many_games``, ``wrong_game_number`` …)."""
+    if not games:
+        raise ValidationFailed("invalid_report", _("Report at least one game."), {"field": "games"})
+    records = [
+        GameRecord(
+            g["number"], _holder(match, g), g["waived"], g["first"], g["winner"], g.get("score")
         )
-
-
-def _validate_against_rules(match: Match, games: list[dict[str, Any]], *, by: Any) -> None:
-    """Record the games in a savepoint and roll it back: ``game_record``'s errors (the
-    first-player rule, too many games …) surface before anything is stored."""
+        for g in games
+    ]
     try:
-        with transaction.atomic():
-            _apply(match, games, by=by, correct=True, reason="validation")
-            raise _DryRun
-    except _DryRun:
-        pass
+        fp.replay_reported(selectors.match_state(match, []), structure_of(match), records)
+    except fp.InconsistentGame as exc:
+        raise inconsistent(exc) from None
 
 
 def _require_reportable(match: Match) -> None:
@@ -226,30 +185,15 @@ def _checked_games(match: Match, entry_id: Any, user: Any, games: Any) -> list[d
             _("You can report only the results of your own matches."),
             {"entry": entry_id},
         )
-    normalised = normalise_games(match, games)
+    normalised = reported_games(games)
     if selectors.match_score(match, selectors.match_games(match)).complete:
         raise InvalidState(
             "match_complete",
             _("The result of this match is already recorded; ask a judge for any correction."),
             {"table": match.table},
         )
-    if not _confirms_open_report(match, entry_id, normalised):
-        # A confirming report is recorded at once (same checks, same rollback on an error), so
-        # only a report that waits is dry-run here: its games are never recorded twice.
-        _validate_against_rules(match, normalised, by=user)
+    _check_rules(match, normalised)
     return normalised
-
-
-def _confirms_open_report(match: Match, entry_id: Any, games: list[dict[str, Any]]) -> bool:
-    """Whether the opponent's open report lists exactly ``games`` and no recorded game
-    contradicts them (then :func:`_file_report` records them)."""
-    other = (
-        ResultReport.objects.filter(match=match, status__in=OPEN)
-        .exclude(entry_id=entry_id)
-        .only("games")
-        .first()
-    )
-    return other is not None and other.games == games and not _differing_recorded(match, games)
 
 
 def _file_report(
@@ -341,7 +285,8 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
             _("This report is already %(status)s.") % {"status": report.get_status_display()},
             {"report": report.pk, "status": report.status},
         )
-    games = normalise_games(match, report.games)
+    games = reported_games(report.games)
+    _check_rules(match, games)
     _apply(
         match,
         games,

@@ -14,8 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
 from tournaments.domain import first_player as fp
-from tournaments.domain.types import GameRecord, StartChoice
-from tournaments.models import Entry, Game, GameCorrection, Match, Round
+from tournaments.domain.types import GameRecord
+from tournaments.models import Entry, Game, GameCorrection, Match
 from tournaments.services._match_rules import (
     entry_id,
     game_fields,
@@ -40,6 +40,7 @@ def _game_values(game: Game) -> dict[str, Any]:
         "score": game.score,
         "recorded_by": game.recorded_by_id,
         "version": game.version,
+        "details_reported": game.details_reported,
     }
 
 
@@ -52,29 +53,41 @@ def _ids_in_match(match: Match, **entries: Entry | int | None) -> list[int | Non
     return list(ids.values())
 
 
-def _match_at(match: Match | None, round: Round | None, table: int | None) -> Match:
-    if match is not None:
-        return match
-    if round is None or table is None:
-        raise ValidationFailed("invalid_value", _("Give the match, or the round and table."), {})
-    return selectors.match_for_table(round=round, table=table)
-
-
-def _require_correctable(existing: Game | None, number: int, expected_version: int | None) -> Game:
-    if existing is None:
+def _require_current(games: list[Game], game: Game, expected_version: int | None) -> Game:
+    """``game`` as re-read after the match row lock (among ``games``), at ``expected_version``
+    when one is given."""
+    current = next((g for g in games if g.pk == game.pk), None)
+    if current is None:
         raise NotFound(
             "game_not_recorded",
             _("Game %(game)s has not been recorded; there is nothing to correct.")
-            % {"game": number},
-            {"game": number},
+            % {"game": game.number},
+            {"game": game.number},
         )
-    if expected_version is not None and expected_version != existing.version:
+    if expected_version is not None and expected_version != current.version:
         raise Conflict(
             "stale_version",
             _("Someone changed this game meanwhile; reload and try again."),
-            {"game": number, "version": existing.version},
+            {"game": current.number, "version": current.version},
         )
-    return existing
+    return current
+
+
+def _require_known_order(games: list[Game], number: int) -> None:
+    """Refuse to derive game ``number``'s right from earlier games whose details were not
+    reported (a slip's or a one-choice report's placeholders): no rule says who holds the right
+    when the order is unknown, so those games are corrected first, in order."""
+    unknown = [g.number for g in games if g.number < number and not g.details_reported]
+    if unknown:
+        raise ValidationFailed(
+            "earlier_details_not_reported",
+            _(
+                "Who holds the right in game %(game)s follows from the games before it, whose "
+                "details were not reported: correct game %(first)s first."
+            )
+            % {"game": number, "first": unknown[0]},
+            {"game": number, "earlier": unknown},
+        )
 
 
 def _require_next_game(match: Match, games: list[Game], existing: Game | None, number: int) -> None:
@@ -125,7 +138,7 @@ def _checked_right_holder(
     the game's record, once checked (``waived``, ``first``, ``winner``, ``score``) against it.
     When a die roll decides and none is recorded, ``holder_given`` is stored as the roll winner
     first (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13
-    (Blue Moon matches)). Raises the errors of :func:`game_record`."""
+    (Blue Moon matches)). Raises the rule errors of :func:`game_record`."""
     structure = structure_of(match)
     state = selectors.match_state(match, earlier)
     try:
@@ -187,59 +200,49 @@ def _create_game(match: Match, number: int, values: dict[str, Any], *, recorded_
         ) from None
 
 
+def _written(match: Match, games: list[Game], recorded_by: Any) -> None:
+    """After a game write: close the match's open player reports, recompute the standings."""
+    supersede_open_reports(match, by=recorded_by, games=games)
+    enqueue_standings(match.round.tournament.pk)
+
+
 @transaction.atomic
 def game_record(
     *,
+    match: Match,
     number: int,
     winner_entry: Entry | int | None,
     first_entry: Entry | int | None,
     waived: bool = False,
-    recorded_by: Any = None,
-    match: Match | None = None,
-    round: Round | None = None,
-    table: int | None = None,
     right_holder_entry: Entry | int | None = None,
-    correction: bool = False,
-    reason: str = "",
-    expected_version: int | None = None,
-    choice: str | None = None,
     score: int | None = None,
+    recorded_by: Any = None,
 ) -> Game:
-    """Record game ``number`` of a match: the winner (``None`` = draw), who went first and
-    whether the right holder waived.
+    """Record the next game, ``number``, of ``match``: the winner (``None`` = draw), who went
+    first, whether the right holder waived (where the format gives a choice: the chooser let
+    the opponent start) and ``score``, the winner's score where the format keeps one (Blue Moon
+    crystals, 1 … max; none for a draw). The game stores ``recorded_by``.
 
-    The match is given directly or as ``round`` + ``table``. The right holder follows from the
-    tournament's first-player policy (``match_next_right``); when a die roll decides (game 1,
-    or game 3 after an agreed re-roll) and none is recorded, ``right_holder_entry`` is taken
-    as the roll winner. A given ``right_holder_entry`` must agree with the policy, and
-    ``first_entry`` must be the holder, or the other entry when ``waived`` (a missing
-    ``first_entry`` is a ``first_player_mismatch``). Rules: docs/rules.md §6 (HKK first-player
-    rights), §11 (WoW TCG matches and first player) and §16 (Deck checks, penalties and result
-    reporting).
-
-    Where the format gives a choice (WoW TCG, Blue Moon) the decided entry *chooses* who starts:
-    ``choice`` ``"self"`` / ``"opponent"`` (same as ``waived`` false / true; when given it
-    wins over ``waived``) and the game stores that entry as ``chosen_by``. ``score`` is the
-    winner's score where the format keeps one (Blue Moon crystals, 1 … max; none for a draw).
-    No game is recorded once a best-of match is decided (``match_already_decided``).
-
-    ``correction=True`` replaces an already recorded game (also in a finished round); the
-    earlier values are kept in a :class:`GameCorrection` with ``reason``; ``expected_version``
-    guards against overwriting someone else's correction.
+    The right holder follows from the tournament's match structure (``match_next_right``);
+    when a die roll decides (game 1, or game 3 after an agreed re-roll) and none is recorded,
+    ``right_holder_entry`` is taken as the roll winner. A given ``right_holder_entry`` must
+    agree with the policy, and ``first_entry`` must be the holder, or the other entry when
+    ``waived``. The rules are the pure domain's (``first_player.validate_game``): docs/rules.md
+    §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13 (Blue Moon
+    matches), §16 (Deck checks, penalties and result reporting). Writes under
+    ``locked_match`` (round ``FOR SHARE``, match ``FOR UPDATE``).
 
     Raises:
-        NotFound: ``table_not_in_round``, ``game_not_recorded`` (correction of a missing game).
-        Conflict: ``game_already_recorded`` (also for two judges at once), ``stale_version``.
+        Conflict: ``game_already_recorded`` (also for two judges at once).
         InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``,
-            ``match_complete``.
+            ``match_complete``, ``match_already_decided``, ``too_many_games``.
         ValidationFailed: ``not_in_match``, ``wrong_game_number``, ``roll_not_recorded``,
             ``first_player_mismatch`` (params ``reason``: ``wrong_right_holder`` /
             ``wrong_first_player``), ``draw_not_allowed``, ``score_missing``,
-            ``score_out_of_range``, ``score_not_allowed``, ``invalid_value`` (a bad choice).
-        InvalidState: also ``match_already_decided``, ``too_many_games``.
+            ``score_out_of_range``, ``score_not_allowed``.
     """
-    match = locked_match(_match_at(match, round, table))
-    require_playable(match, correction=correction)
+    match = locked_match(match)
+    require_playable(match)
     winner, first, holder_given = _ids_in_match(
         match,
         winner_entry=winner_entry,
@@ -250,23 +253,10 @@ def game_record(
     # for committed); the games need no row locks of their own: every writer of a match's games
     # holds the match row.
     games = list(match.games.order_by("number"))
-    existing = next((g for g in games if g.number == number), None)
-    if correction:
-        existing = _require_correctable(existing, number, expected_version)
-    else:
-        _require_next_game(match, games, existing, number)
-    if choice is not None:
-        if choice not in StartChoice._value2member_map_:
-            raise ValidationFailed(
-                "invalid_value",
-                _("Choose who starts: self or opponent."),
-                {"field": "choice", "value": choice},
-            )
-        waived = StartChoice(choice) == StartChoice.OPPONENT
-    earlier = [g for g in games if g.number < number]
+    _require_next_game(match, games, next((g for g in games if g.number == number), None), number)
     decision, record = _checked_right_holder(
         match,
-        earlier,
+        games,
         number=number,
         holder_given=holder_given,
         waived=bool(waived),
@@ -274,12 +264,55 @@ def game_record(
         winner=winner,
         score=score,
     )
-    values = game_fields(record, decision)
-    if existing is not None:
-        game = _correct_game(existing, values, recorded_by=recorded_by, reason=reason)
-    else:
-        game = _create_game(match, number, values, recorded_by=recorded_by)
-        games.append(game)
-    supersede_open_reports(match, by=recorded_by, games=games)
-    enqueue_standings(match.round.tournament.pk)
+    game = _create_game(match, number, game_fields(record, decision), recorded_by=recorded_by)
+    _written(match, [*games, game], recorded_by)
+    return game
+
+
+@transaction.atomic
+def game_correct(
+    *,
+    game: Game,
+    winner_entry: Entry | int | None,
+    first_entry: Entry | int | None,
+    waived: bool = False,
+    score: int | None = None,
+    reason: str,
+    expected_version: int | None = None,
+    recorded_by: Any = None,
+) -> Game:
+    """Replace the recorded ``game`` (also in a finished round) with a new winner, first player,
+    waiver and score, checked like :func:`game_record` against the games before it. The earlier
+    values are kept in a :class:`GameCorrection` with ``reason``; ``expected_version`` guards
+    against overwriting someone else's correction. Games after it are left as they are. The
+    corrected game has its details reported (``details_reported``).
+    Writes under ``locked_match``.
+
+    Raises:
+        NotFound: ``game_not_recorded`` (deleted meanwhile with its round's results).
+        Conflict: ``stale_version``.
+        InvalidState: ``round_not_published``, ``bye_match``, ``tournament_finished``.
+        ValidationFailed: ``not_in_match``, ``earlier_details_not_reported`` (an earlier game
+            of the match has no reported details: correct it first), and the rule errors of
+            :func:`game_record`.
+    """
+    match = locked_match(game.match)
+    require_playable(match, correction=True)
+    winner, first = _ids_in_match(match, winner_entry=winner_entry, first_entry=first_entry)
+    games = list(match.games.order_by("number"))
+    game = _require_current(games, game, expected_version)
+    _require_known_order(games, game.number)
+    decision, record = _checked_right_holder(
+        match,
+        [g for g in games if g.number < game.number],
+        number=game.number,
+        holder_given=None,
+        waived=bool(waived),
+        first=first,
+        winner=winner,
+        score=score,
+    )
+    values = {**game_fields(record, decision), "details_reported": True}
+    game = _correct_game(game, values, recorded_by=recorded_by, reason=reason)
+    _written(match, games, recorded_by)
     return game

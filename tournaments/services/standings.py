@@ -150,7 +150,10 @@ def _export_game(g: Any, structure: MatchStructure) -> dict[str, Any]:
         "waived": g.waived,
         "first": g.first_id,
         "winner": g.winner_id,
+        "details_reported": g.details_reported,
     }
+    if not g.details_reported:  # only the winner was reported
+        out["right_holder"] = out["first"] = None
     if right_mode(structure) == RightMode.CHOOSES:
         out["chosen_by"] = g.chosen_by_id
     if structure.scored:

@@ -184,3 +184,22 @@ def test_player_reports_with_one_choice(world):
     assert m.die_roll_winner_id == mine
     report = ResultReport.objects.get(match=m, entry_id=mine)
     assert report.status == ResultReport.Status.ACCEPTED
+
+
+def test_fast_result_buttons_carry_a_legend_and_names_in_words(world):
+    """Each outcome button is named in words ("2–1: az A nevező 2 játszmát nyert, …"), the
+    legend explains the three numbers, and a slip's games show "details not reported" on the
+    table's page."""
+    m = world.match
+    page = world.client("judge", lang="hu").get(round_url(world)).content.decode()
+    assert 'data-testid="fast-results-legend"' in page and "Jelmagyarázat" in page
+    assert (
+        'aria-label="2–1: az A nevező 2 játszmát nyert, 1 játszmát vesztett, 0 döntetlen"' in page
+    )
+    english = world.client("judge", lang="en").get(round_url(world)).content.decode()
+    assert 'aria-label="2–1: A won 2, lost 1, 0 draws"' in english
+    services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_a_id)
+    table = world.client("judge", lang="hu").get(round_url(world, f"tables/{m.table}/"))
+    body = table.content.decode()
+    assert 'data-testid="details-not-reported-1"' in body
+    assert "a részletek nincsenek megadva" in body

@@ -24,7 +24,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from tests.factories import make_tournament
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import EntryMember, Match, Round, StaffRole, Tournament
 from tournaments.services.backup import EVENT_MODELS, event_backup
 
@@ -72,12 +72,10 @@ def _build() -> tuple[dict[str, Any], Other]:
     rnd = services.round_publish(round=services.round_pair_next(tournament=t, requested_by=owner))
     first_table = rnd.matches.order_by("table")[0]
     _play_table(first_table, judge)
-    services.game_record(
-        match=first_table,
-        number=3,
+    services.game_correct(
+        game=selectors.game_at(match=first_table, number=3),
         winner_entry=first_table.entry_b_id,
         first_entry=first_table.entry_a_id,
-        correction=True,
         reason="misread slip",
         recorded_by=judge,
     )

@@ -99,14 +99,14 @@ def test_both_players_report_the_same_result_at_once(monkeypatch):
     result counts exactly once (two accepted reports, three games), never two pending ones.
     A pause inside the service (after its checks, before it looks for the opponent's report)
     makes the two requests overlap for sure; without the lock both would stay pending."""
-    validate = reports_service._validate_against_rules
+    validate = reports_service._check_rules
 
     def slow_validate(*args, **kwargs):
         result = validate(*args, **kwargs)
         time.sleep(0.5)
         return result
 
-    monkeypatch.setattr(reports_service, "_validate_against_rules", slow_validate)
+    monkeypatch.setattr(reports_service, "_check_rules", slow_validate)
     t, _ = make_tournament(entries=2, decks=False)
     t = services.tournament_start(tournament=t)
     rnd = services.round_publish(round=services.round_pair_next(tournament=t))

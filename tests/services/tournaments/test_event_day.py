@@ -18,7 +18,7 @@ from tests.factories import (
     make_tournament,
 )
 from tests.services.tournaments.helpers import finish_round, play
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.domain.names import duplicates, normalise_name
 from tournaments.models import (
     DeckSubmission,
@@ -140,12 +140,10 @@ def test_finished_event_is_locked_until_reopened_with_a_reason() -> None:
     match: Any = rnd.matches.first()
     game = match.games.get(number=1)
     with pytest.raises(InvalidState) as exc:
-        services.game_record(
-            match=match,
-            number=1,
+        services.game_correct(
+            game=selectors.game_at(match=match, number=1),
             winner_entry=match.entry_b_id,
             first_entry=game.first_id,
-            correction=True,
             reason="slip misread",
         )
     assert exc.value.code == "tournament_finished"
@@ -154,12 +152,10 @@ def test_finished_event_is_locked_until_reopened_with_a_reason() -> None:
     t = services.tournament_reopen(tournament=t, by=user, reason="slip misread at table 1")
     assert t.status == Tournament.Status.RUNNING
     assert TournamentAction.objects.get(kind=A.REOPENED).by == user
-    services.game_record(
-        match=match,
-        number=1,
+    services.game_correct(
+        game=selectors.game_at(match=match, number=1),
         winner_entry=match.entry_b_id,
         first_entry=game.first_id,
-        correction=True,
         reason="slip misread",
         recorded_by=user,
     )

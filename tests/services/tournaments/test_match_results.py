@@ -164,13 +164,47 @@ def test_a_slip_records_a_match_in_a_bounded_number_of_queries(
 
 
 def test_one_game_is_recorded_in_a_bounded_number_of_queries(django_assert_max_num_queries):
-    """``game_record``: the locked match, its games, the INSERT and (once the match is complete)
-    the update of the open reports, in a savepoint here; nothing is read twice."""
+    """``game_record``: the round ``FOR SHARE``, the locked match, its games, the INSERT and the
+    update of the open reports, in a savepoint here; nothing is read twice."""
     _t, _rnd, m = published()
     a, b = m.entry_a_id, m.entry_b_id
     services.match_set_die_roll(match=m, winner_entry=a)
     for number, (winner, first) in enumerate([(a, a), (b, b), (a, a)], start=1):
-        with django_assert_max_num_queries(6):
+        with django_assert_max_num_queries(7):
             services.game_record(match=m, number=number, winner_entry=winner, first_entry=first)
     m.refresh_from_db()
     assert selectors.match_score(m).complete
+
+
+def test_a_slip_records_the_score_with_details_not_reported():
+    """A slip's "2–1" stores three games whose winners make the score exact; their order, right
+    holders and first players are marked as not reported, and a judge's correction of a game
+    makes that game detailed."""
+    t, _rnd, m = published()
+    services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_b_id)
+    g = games(m)
+    assert [x.details_reported for x in g] == [False, False, False]
+    assert sorted(x.winner_id for x in g) == sorted([m.entry_a_id, m.entry_a_id, m.entry_b_id])
+    rows = {r.entry: r for r in services.standings_compute(tournament=t)}
+    # HKK game points 2/1/0: two game wins and one loss are 4 points, one win 2 points.
+    assert rows[m.entry_a_id].match_points == 3 and rows[m.entry_a_id].game_points == 4
+    assert rows[m.entry_b_id].match_points == 0 and rows[m.entry_b_id].game_points == 2
+    exported = services.tournament_export(tournament=t)
+    table = next(x for r in exported["rounds"] for x in r["pairings"] if x["table"] == m.table)
+    assert all(x["details_reported"] is False and x["first"] is None for x in table["games"])
+    judge = UserFactory(username="judge")
+    # Game 2's right would follow from game 1, whose details are unknown: game 1 comes first.
+    with pytest.raises(ValidationFailed) as exc:
+        services.game_correct(
+            game=g[1], winner_entry=g[1].winner_id, first_entry=m.entry_a_id, reason="order"
+        )
+    assert exc.value.code == "earlier_details_not_reported"
+    assert exc.value.params == {"game": 2, "earlier": [1]}
+    first = services.game_correct(
+        game=g[0],
+        winner_entry=g[0].winner_id,
+        first_entry=m.entry_b_id,
+        reason="details from the slip's back",
+        recorded_by=judge,
+    )
+    assert first.details_reported and first.corrections.get().old["details_reported"] is False

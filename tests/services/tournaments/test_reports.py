@@ -8,7 +8,7 @@ import pytest
 
 from hkk_tournament.errors import InvalidState, ValidationFailed
 from tests.factories import UserFactory, make_tournament
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Game,
     GameCorrection,
@@ -254,33 +254,36 @@ def test_outsider_and_wrong_entry_are_rejected(setup):
 
 
 @pytest.mark.parametrize(
-    ("change", "field"),
+    ("change", "code"),
     [
-        (lambda g, m: g[0].update(number=4), "number"),
-        (lambda g, m: g[0].update(number=0), "number"),
-        (lambda g, m: g[1].update(number=1), "number"),
-        (lambda g, m: g[0].update(winner=999999), "winner"),
-        (lambda g, m: g[0].update(first=None), "first"),
-        (lambda g, m: g[0].update(waived="yes"), "waived"),
+        (lambda g, m: g[0].update(number=4), "wrong_game_number"),
+        (lambda g, m: g[1].update(number=1), "wrong_game_number"),
+        (lambda g, m: g[0].update(winner=999999), "wrong_winner"),
+        (lambda g, m: g[0].update(first=None), "roll_not_recorded"),
+        (lambda g, m: g[1].update(first=None), "wrong_right_holder"),
     ],
 )
-def test_malformed_games_are_rejected(setup, change, field):
+def test_games_breaking_the_rules_are_rejected_in_memory(setup, change, code):
+    """The rules (numbers in order, the two entries, who went first) are the pure domain's
+    (``first_player.replay_reported``); the shape is the serializer's and the form's."""
     _t, _rnd, m, ua, _ub = setup
     games = hkk_games(m)
     change(games, m)
     with pytest.raises(ValidationFailed) as exc:
         services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
-    assert exc.value.code == "invalid_report"
-    assert exc.value.params.get("field") == field
+    assert exc.value.params.get("reason", exc.value.code) == code
     assert not ResultReport.objects.exists()
 
 
 def test_too_many_or_no_games_are_rejected(setup):
     _t, _rnd, m, ua, _ub = setup
-    for games in ([], hkk_games(m) + [{"number": 4, "winner": None, "first": m.entry_a_id}]):
-        with pytest.raises(ValidationFailed) as exc:
-            services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
-        assert exc.value.code == "invalid_report"
+    with pytest.raises(ValidationFailed) as exc:
+        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=[])
+    assert exc.value.code == "invalid_report"
+    games = hkk_games(m) + [{"number": 4, "winner": None, "first": m.entry_a_id}]
+    with pytest.raises(InvalidState) as exc_state:
+        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
+    assert exc_state.value.code == "too_many_games"
 
 
 def test_games_breaking_the_first_player_rule_surface_game_record_errors(setup):
@@ -294,3 +297,18 @@ def test_games_breaking_the_first_player_rule_surface_game_record_errors(setup):
     assert not Game.objects.exists()
     m.refresh_from_db()
     assert m.die_roll_winner_id is None  # the validation run left nothing behind
+
+
+def test_one_choice_reports_record_the_score_with_details_not_reported(setup):
+    """Two agreeing one-choice reports ("2–1") record the score; the games' order and first
+    players are not invented: each game is marked "details not reported"."""
+    _t, _rnd, m, ua, ub = setup
+    games = services.outcome_games(match=m, result="2-1-0", die_roll_winner=m.entry_a_id)
+    assert all(g["details_reported"] is False for g in games)
+    services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
+    report = services.result_report_submit(match=m, entry=m.entry_b_id, user=ub, games=games)
+    assert report.status == RS.ACCEPTED
+    recorded = list(Game.objects.filter(match=m).order_by("number"))
+    assert [g.details_reported for g in recorded] == [False, False, False]
+    score = selectors.match_score(m)
+    assert (score.a_wins, score.b_wins, score.complete) == (2, 1, True)

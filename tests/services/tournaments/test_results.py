@@ -108,12 +108,11 @@ def test_result_rejections_and_correction_history():
     assert exc.value.code == "round_not_published"
     services.round_publish(round=rnd)
     with pytest.raises(NotFound) as exc:
-        services.game_record(round=rnd, table=7, number=1, winner_entry=a, first_entry=a)
+        selectors.match_for_table(round=rnd, table=7)
     assert exc.value.code == "table_not_in_round"
     judge = UserFactory()
     services.game_record(
-        round=rnd,
-        table=m.table,
+        match=selectors.match_for_table(round=rnd, table=m.table),
         number=1,
         winner_entry=a,
         first_entry=a,
@@ -134,12 +133,10 @@ def test_result_rejections_and_correction_history():
         services.game_record(match=m, number=3, winner_entry=b, first_entry=a)
     assert exc.value.code == "round_finished"
     # An explicit correction in the finished round keeps the earlier value.
-    game = services.game_record(
-        match=m,
-        number=3,
+    game = services.game_correct(
+        game=selectors.game_at(match=m, number=3),
         winner_entry=b,
         first_entry=a,
-        correction=True,
         reason="score sheet misread",
         recorded_by=judge,
         expected_version=1,
@@ -149,12 +146,16 @@ def test_result_rejections_and_correction_history():
     assert history.old["winner"] == a and history.new["winner"] == b
     assert history.reason == "score sheet misread" and history.changed_by == judge
     with pytest.raises(Conflict) as exc:
-        services.game_record(
-            match=m, number=3, winner_entry=a, first_entry=a, correction=True, expected_version=1
+        services.game_correct(
+            game=selectors.game_at(match=m, number=3),
+            winner_entry=a,
+            first_entry=a,
+            reason="again",
+            expected_version=1,
         )
     assert exc.value.code == "stale_version"
     with pytest.raises(NotFound):
-        services.game_record(match=m, number=4, winner_entry=a, first_entry=a, correction=True)
+        selectors.game_at(match=m, number=4)
     assert Game.objects.filter(match=m).count() == 3
     rows = {r.entry: r for r in services.standings_compute(tournament=t)}
     assert rows[b].match_points == 3 and rows[a].match_points == 0

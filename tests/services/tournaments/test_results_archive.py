@@ -41,12 +41,10 @@ def _round_with_results() -> tuple[Tournament, Round, Match, Match]:
     play(x, ["a", "a", "b"])
     Game.objects.filter(match=x).update(recorded_by=judge)
     g2 = Game.objects.get(match=x, number=2)
-    services.game_record(
-        match=x,
-        number=2,
+    services.game_correct(
+        game=selectors.game_at(match=x, number=2),
         winner_entry=x.entry_b_id,
         first_entry=g2.first_id,
-        correction=True,
         reason="slip misread",
         recorded_by=judge,
     )

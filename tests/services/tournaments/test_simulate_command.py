@@ -15,7 +15,7 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 ENTRY_KEYS = {"id", "name", "members"}
-GAME_KEYS = {"number", "right_holder", "waived", "first", "winner"}
+GAME_KEYS = {"number", "right_holder", "waived", "first", "winner", "details_reported"}
 
 
 def simulate(*args: str) -> dict:

@@ -24,7 +24,7 @@ from django.db import connection, connections, transaction
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound
 from tests.factories import UserFactory, make_tournament
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Game,
     Match,
@@ -229,14 +229,14 @@ def _finished_event() -> tuple[Tournament, Match]:
     return t, m
 
 
-def _correct_game_3(m: Match) -> Callable[[], Game]:
-    """A judge's correction: game 3 becomes a win of seat B (entry B went first)."""
-    return lambda: services.game_record(
-        match=Match.objects.get(pk=m.pk),
-        number=3,
-        winner_entry=m.entry_b_id,
+def _correct_game_1(m: Match) -> Callable[[], Game]:
+    """A judge's correction: game 1 (a win of seat B on the slip) becomes a win of seat A, the
+    die-roll winner, who went first. Game 1, since a later game's right cannot be taken from
+    a slip's games, whose details were not reported."""
+    return lambda: services.game_correct(
+        game=selectors.game_at(match=Match.objects.get(pk=m.pk), number=1),
+        winner_entry=m.entry_a_id,
         first_entry=m.entry_a_id,
-        correction=True,
         reason="slip misread",
     )
 
@@ -247,14 +247,14 @@ def test_a_correction_being_written_lands_before_the_event_finishes(repeat):
     the corrected game; a correction after that is refused (``tournament_finished``)."""
     t, m = _finished_event()
     corrected, finished, waited = _race(
-        _correct_game_3(m), lambda: services.tournament_finish(tournament=t)
+        _correct_game_1(m), lambda: services.tournament_finish(tournament=t)
     )
     assert isinstance(corrected, Game)
     assert isinstance(finished, Tournament) and finished.status == Tournament.Status.FINISHED
     assert waited >= 0.8 * HOLD
-    assert Game.objects.get(match=m, number=3).winner_id == m.entry_b_id
+    assert Game.objects.get(match=m, number=1).winner_id == m.entry_a_id
     with pytest.raises(InvalidState) as late:
-        _correct_game_3(m)()
+        _correct_game_1(m)()
     assert late.value.code == "tournament_finished"
 
 
@@ -264,12 +264,12 @@ def test_a_correction_after_the_event_finished_is_refused(repeat):
     event and is refused (``tournament_finished``); the game is unchanged."""
     t, m = _finished_event()
     finished, refused, waited = _race(
-        lambda: services.tournament_finish(tournament=t), _correct_game_3(m)
+        lambda: services.tournament_finish(tournament=t), _correct_game_1(m)
     )
     assert isinstance(finished, Tournament)
     assert isinstance(refused, InvalidState) and refused.code == "tournament_finished", refused
     assert waited >= 0.8 * HOLD
-    assert Game.objects.get(match=m, number=3).winner_id == m.entry_a_id
+    assert Game.objects.get(match=m, number=1).winner_id == m.entry_b_id
 
 
 def _plain_pair(write: Callable[[], Any], fix: Callable[[], Any]) -> tuple[Any, Any]:
