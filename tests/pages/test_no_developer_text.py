@@ -196,6 +196,7 @@ def _pdfs(t: Tournament) -> list[str]:
         reverse("tournaments:print-pairings", args=round_args),
         reverse("tournaments:print-slips", args=round_args),
         reverse("tournaments:print-standings", args=[t.pk]),
+        reverse("tournaments:claim-sheet", args=[t.pk]),
     ]
 
 

@@ -25,6 +25,7 @@ from hkk_tournament.errors import ApplicationError, TooManyRequests
 from hkk_tournament.mail import mail_delivers
 from hkk_tournament.throttling import attempt_budgets, check_and_count, failures_counted
 from tournaments import selectors, services
+from tournaments.pages import printouts
 from tournaments.pages.common import (
     confirm_page,
     detail_url,
@@ -392,6 +393,33 @@ def claim_codes(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "claim_url": request.build_absolute_uri(reverse("tournaments:claim")),
     }
     return render(request, "tournaments/organiser/claim_codes.html", context)
+
+
+@login_required
+@require_POST
+def claim_codes_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/claim-codes/all/: a claim code for every player without an
+    account (missing and expired ones made new), then the printable list."""
+    tournament = managed_tournament(request, tournament_id)
+    run(
+        request,
+        lambda: services.player_claim_codes_all(actor=request.user, tournament=tournament),
+        _("Every player without an account has a claim code."),
+    )
+    return redirect(reverse("tournaments:claim-codes", args=[tournament.pk]))
+
+
+@login_required
+@require_GET
+def claim_sheet(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/claim-codes/sheet.pdf: the A4 sheet to cut up, one card per
+    player without an account (name, round-1 table, code, QR code of the claim link)."""
+    tournament = managed_tournament(request, tournament_id)
+    claim_url = request.build_absolute_uri(reverse("tournaments:claim"))
+    content = printouts.claim_sheet_pdf(tournament=tournament, claim_url=claim_url)
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = 'inline; filename="claim-codes.pdf"'
+    return response
 
 
 @login_required

@@ -20,8 +20,10 @@ from functools import lru_cache
 from typing import Any
 
 import reportlab
+import segno
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from reportlab.graphics.shapes import Drawing, Rect
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -383,3 +385,61 @@ def result_slips_pdf(*, round: Round) -> bytes:
         flow.append(Paragraph(_text(_("No tables to play in this round.")), _styles()["body"]))
     slips = _("Result slips")
     return _document(tournament.name, f"{_round_title(round)} · {slips}", flow)
+
+
+# --- claim codes --------------------------------------------------------------------------
+
+
+def qr_drawing(url: str, size: float) -> Drawing:
+    """A QR code of ``url`` (segno, error correction M, 4-module quiet zone) as a vector
+    ReportLab drawing ``size`` points wide and high: one black square per dark module."""
+    qr = segno.make_qr(url, error="m")
+    matrix = [list(row) for row in qr.matrix_iter(border=4)]
+    module = size / len(matrix)
+    drawing = Drawing(size, size)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                top = size - (y + 1) * module
+                square = Rect(x * module, top, module, module)
+                square.fillColor = colors.black
+                square.strokeColor = None
+                drawing.add(square)
+    return drawing
+
+
+def claim_sheet_pdf(*, tournament: Tournament, claim_url: str) -> bytes:
+    """An A4 sheet to cut up: per player without an account, name, entry, round-1 table (when
+    round 1 exists), the one-time claim code and a QR code of ``claim_url`` (absolute, the
+    code appended as ``?code=``). Players without a code yet are listed without one."""
+    st = _styles()
+    code_style = ParagraphStyle("code", parent=st["title"], fontSize=18, leading=22)
+    cards: list[Any] = []
+    for row in selectors.claim_codes(tournament=tournament):
+        lines = [Paragraph(_text(row["player"].display_name), st["h2"])]
+        if row["entry"].name != row["player"].display_name:
+            lines.append(Paragraph(_text(row["entry"].name), st["body"]))
+        if row["table"] is not None:
+            table = _("bye") if row["bye"] else row["table"]
+            lines.append(
+                Paragraph(_text(_("Round 1, table: %(table)s") % {"table": table}), st["body"])
+            )
+        code = row["code"]
+        lines.append(Paragraph(_text(code or "–"), code_style))
+        qr: Any = qr_drawing(f"{claim_url}?code={code}", 32 * mm) if code else ""
+        card = Table([[lines, qr]], colWidths=[140 * mm, 40 * mm])
+        card.setStyle(
+            TableStyle(
+                [
+                    ("BOX", (0, 0), (-1, -1), 0.4, colors.grey),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ]
+            )
+        )
+        cards.append(KeepTogether([card, Spacer(1, 3 * mm)]))
+    intro = _(
+        "Sign in or create an account, open %(url)s (or scan the code) and enter your code: "
+        "you will see your table and can report your results."
+    ) % {"url": claim_url}
+    flowables: list[Any] = [Paragraph(_text(intro), st["body"]), Spacer(1, 4 * mm), *cards]
+    return _document(tournament.name, _("Claim codes"), flowables)

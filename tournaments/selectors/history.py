@@ -180,11 +180,26 @@ def match_corrections(*, match: Match) -> list[dict[str, Any]]:
 
 
 def claim_codes(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """The event's players without an account: ``[{"entry", "player", "code"}]`` by entry name
-    (``code`` empty when none was made yet)."""
+    """The event's players without an account: ``[{"entry", "player", "code", "table",
+    "bye"}]`` by entry name (``code`` empty when none was made yet; ``table`` the entry's table
+    number in round 1, ``None`` while there is no round 1; ``bye`` true for a round-1 bye)."""
     members = (
         EntryMember.objects.filter(tournament=tournament, player__user=None)
         .select_related("entry", "player")
         .order_by("entry__name", "seat")
     )
-    return [{"entry": m.entry, "player": m.player, "code": m.player.claim_code} for m in members]
+    tables: dict[int, tuple[int, bool]] = {}
+    for match in Match.objects.filter(round__tournament=tournament, round__number=1):
+        tables[match.entry_a_id] = (match.table, match.entry_b_id is None)
+        if match.entry_b_id is not None:
+            tables[match.entry_b_id] = (match.table, False)
+    return [
+        {
+            "entry": m.entry,
+            "player": m.player,
+            "code": m.player.claim_code,
+            "table": tables.get(m.entry_id, (None, False))[0],
+            "bye": tables.get(m.entry_id, (None, False))[1],
+        }
+        for m in members
+    ]

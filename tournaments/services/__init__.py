@@ -66,7 +66,12 @@ from tournaments.services.match_results import (
 )
 from tournaments.services.options import tournament_set_options
 from tournaments.services.penalties import penalties_csv, penalties_of, penalty_record
-from tournaments.services.people import player_claim, player_claim_code, player_invite
+from tournaments.services.people import (
+    player_claim,
+    player_claim_code,
+    player_claim_codes_all,
+    player_invite,
+)
 from tournaments.services.registration import (
     entry_drop,
     entry_override_deck,
@@ -180,6 +185,7 @@ __all__ = [
     "penalty_record",
     "player_claim",
     "player_claim_code",
+    "player_claim_codes_all",
     "player_for_user",
     "player_invite",
     "report_outcomes",

@@ -33,6 +33,7 @@ from hkk_tournament.errors import (
 )
 from hkk_tournament.mail import mail_delivers
 from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
+from tournaments.permissions import can_manage
 from tournaments.services._common import lock_tournament
 
 #: Letters of a claim code: no 0/O, 1/I/L, so it can be read aloud and typed from paper.
@@ -81,6 +82,36 @@ def player_claim_code(*, entry: Entry, player_id: int | None = None) -> Player:
         player.claim_code_expires_at = timezone.now() + settings.HKK_CLAIM_CODE_LIFETIME
         player.save(update_fields=["claim_code", "claim_code_expires_at"])
     return player
+
+
+@transaction.atomic
+def player_claim_codes_all(*, actor: Any, tournament: Tournament | int) -> list[Player]:
+    """Give every player of the event without an account a one-time claim code in one step
+    (the codes of :func:`player_claim_code`: an unexpired code is kept, a missing or expired one
+    is made new, valid for ``settings.HKK_CLAIM_CODE_LIFETIME``); players with an account are
+    left alone. All under the event's lock, all or nothing.
+
+    Returns the players without an account, by entry name and seat (each with its code).
+    Raises ``PermissionDenied("not_organiser")`` unless ``actor`` organises the event (owner or
+    co-organiser).
+    """
+    locked = lock_tournament(tournament if isinstance(tournament, int) else tournament.pk)
+    if not can_manage(actor, locked):
+        raise PermissionDenied(
+            "not_organiser", _("Only the organisers of this tournament may change it."), {}
+        )
+    players = list(
+        Player.objects.select_for_update(of=("self",))
+        .filter(memberships__tournament=locked, user=None)
+        .order_by("memberships__entry__name", "memberships__seat")
+    )
+    expires = timezone.now() + settings.HKK_CLAIM_CODE_LIFETIME
+    renewed = [p for p in players if not _code_valid(p)]
+    for player in renewed:
+        player.claim_code = _new_code()
+        player.claim_code_expires_at = expires
+    Player.objects.bulk_update(renewed, ["claim_code", "claim_code_expires_at"])
+    return players
 
 
 def _refuse_staff(user: Any, tournaments: list[Tournament]) -> None:
