@@ -96,6 +96,7 @@ urlpatterns = [
     path(R + "tables/<small:table>/result/", event_day.match_result, name="match-result"),
     path(R + "clock/", event_day.round_clock, name="round-clock"),
     path(R + "projector/", event_day.projector, name="round-projector"),
+    path(T + "projector/", event_day.projector_current, name="projector"),
     path(R + "deck-checks/", judge.deck_checks, name="deck-checks"),
     path(R + "deck-checks/pick/", judge.deck_checks_pick, name="deck-checks-pick"),
     path(R + "deck-checks/add/", judge.deck_check_add, name="deck-check-add"),

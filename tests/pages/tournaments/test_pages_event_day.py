@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_tournament
 from tests.pages.tournaments.role_world import World
 from tournaments import selectors, services
 from tournaments.models import Player, ResultReport
+from tournaments.pages.event_day import qr_svg
 
 pytestmark = pytest.mark.django_db
 
@@ -203,3 +204,35 @@ def test_fast_result_buttons_carry_a_legend_and_names_in_words(world):
     body = table.content.decode()
     assert 'data-testid="details-not-reported-1"' in body
     assert "a részletek nincsenek megadva" in body
+
+
+def test_projector_shows_a_qr_code_of_the_event_page_and_follows_the_current_round(world):
+    t = world.tournament
+    anonymous = world.client("anonymous", lang="hu")
+    text = anonymous.get(round_url(world, "projector/")).content.decode()
+    event_url = f"http://testserver/tournaments/{t.pk}/"
+    qr = str(qr_svg(event_url))
+    assert qr.startswith("<svg") and "style=" not in qr and "<script" not in qr  # CSP-safe
+    assert qr in text and event_url in text and "A verseny oldala" in text
+    follow = f'data-follow-url="/tournaments/{t.pk}/projector/"'
+    assert 'data-round="1"' in text and follow in text
+
+    current = anonymous.get(f"/tournaments/{t.pk}/projector/")
+    assert current.status_code == 200 and 'data-round="1"' in current.content.decode()
+    for m in world.round.matches.filter(entry_b__isnull=False):
+        services.match_result_record(match=m, result="3-0-0", die_roll_winner=m.entry_a_id)
+    services.round_finish(round=world.round)
+    services.round_publish(round=services.round_pair_next(tournament=t, seed=8))
+    # The page the old projector asks now shows round 2; round 1's own page no longer follows.
+    moved = anonymous.get(f"/tournaments/{t.pk}/projector/").content.decode()
+    assert 'data-round="2"' in moved and follow in moved
+    assert follow not in anonymous.get(round_url(world, "projector/")).content.decode()
+
+
+def test_projector_of_an_event_without_rounds_is_not_found():
+    owner = UserFactory()
+    t, _ = make_tournament(entries=2, decks=False, owner=owner)
+    client = Client()
+    client.force_login(owner)
+    assert client.get(f"/tournaments/{t.pk}/").status_code == 200  # the event itself is there
+    assert client.get(f"/tournaments/{t.pk}/projector/").status_code == 404

@@ -68,6 +68,23 @@
   tick();
   setInterval(tick, 1000);
 
+  /* The projector of the current round follows the event: every 20 seconds it reads the
+     current round's projector page and moves there once another round is published. */
+  var followUrl = document.body.getAttribute("data-follow-url");
+  if (followUrl) {
+    setInterval(function () {
+      fetch(followUrl, { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) { return; }
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var round = doc.body && doc.body.getAttribute("data-round");
+          if (round && round !== document.body.getAttribute("data-round")) { window.location.assign(followUrl); }
+        })
+        .catch(function () { /* try again later */ });
+    }, 20000);
+  }
+
   var full = document.querySelector("[data-fullscreen]");
   function toggleFull() {
     if (!document.fullscreenElement && document.documentElement.requestFullscreen) {
