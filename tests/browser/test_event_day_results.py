@@ -61,6 +61,13 @@ def test_event_day_results_through_the_pages(new_page, screens, seeded_catalogue
     expect(wall.testid("projector-pairings").locator("tbody tr")).to_have_count(8)
     expect(wall.testid("clock-display")).to_have_text(re.compile(r"^(40:00|39:\d\d)$"))
     expect(wall.testid("fullscreen")).to_contain_text("Teljes képernyő")
+    expect(wall.testid("projector-qr").locator("svg")).to_be_visible()
+    wall.page.set_viewport_size({"width": 1920, "height": 1080})
+    size = wall.page.eval_on_selector(
+        "[data-testid=projector-pairings] td", "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    print(f"projector pairings text at 1920 px: {size} px")
+    assert size >= 32, size  # read from the back of the room (was 18 px)
 
     # --- 2. a player's one-choice report ---------------------------------------------------
     anna.go(f"{event}my-match/", "my-match")
