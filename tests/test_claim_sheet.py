@@ -123,3 +123,19 @@ def test_judges_and_strangers_get_neither_the_button_nor_the_sheet() -> None:
             404,
         )
     assert not Player.objects.exclude(claim_code="").exists()
+
+
+def test_the_api_makes_every_code_in_one_call() -> None:
+    t, owner, entries = _event(4)
+    kept = services.player_claim_code(entry=entries[0])
+    client = Client()
+    client.force_login(owner)
+    response = client.post(f"/api/tournaments/{t.pk}/claim-codes/")
+    assert response.status_code == 200
+    rows = response.json()
+    assert [r["name"] for r in rows] == ["P1", "P2", "P3", "P4"]
+    assert rows[0]["code"] == kept.claim_code and all(len(r["code"]) == 8 for r in rows)
+    judge: Any = UserFactory()
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
+    client.force_login(judge)
+    assert client.post(f"/api/tournaments/{t.pk}/claim-codes/").status_code == 403

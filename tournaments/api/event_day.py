@@ -365,6 +365,24 @@ class EntryClaimCodeApi(TournamentApi):
         return Response(ClaimCodeOutputSerializer(rows, many=True).data)
 
 
+class TournamentClaimCodesApi(TournamentApi):
+    """POST /api/tournaments/{id}/claim-codes/ (organisers): a claim code for every player of
+    the event without an account in one step (missing and expired codes made new, valid ones
+    kept), returned by entry name (``services.player_claim_codes_all``)."""
+
+    @extend_schema(
+        operation_id="tournaments_claim_codes_all",
+        summary="One-time claim codes of every player without an account",
+        request=None,
+        responses={200: ClaimCodeOutputSerializer(many=True), **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        players = services.player_claim_codes_all(actor=request.user, tournament=tournament)
+        rows = [{"player": p.pk, "name": p.display_name, "code": p.claim_code} for p in players]
+        return Response(ClaimCodeOutputSerializer(rows, many=True).data)
+
+
 class ClaimApi(TournamentApi):
     """POST /api/claim/ (signed-in users): claim an organiser-added player with its code. 404
     ``claim_code_unknown``; 409 ``claim_code_expired``, ``already_registered``; 403

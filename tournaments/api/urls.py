@@ -29,6 +29,11 @@ urlpatterns = [
     path(T + "reopen/", event_day.TournamentReopenApi.as_view(), name="tournaments-reopen"),
     path(T + "details/", event_day.TournamentDetailsApi.as_view(), name="tournaments-details"),
     path(
+        T + "claim-codes/",
+        event_day.TournamentClaimCodesApi.as_view(),
+        name="tournaments-claim-codes",
+    ),
+    path(
         T + "duplicate/", event_day.TournamentDuplicateApi.as_view(), name="tournaments-duplicate"
     ),
     path(T + "actions/", event_day.TournamentActionsApi.as_view(), name="tournaments-actions"),
