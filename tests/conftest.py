@@ -9,8 +9,10 @@ explicitly, which reloads it when needed.
 from __future__ import annotations
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import translation
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +20,16 @@ def _fast_test_settings(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()  # throttle counters and cached reads never leak from one test into the next
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the default language (hu). The locale middleware activates a
+    request's language in the thread and leaves it there, so a test client request in English
+    would otherwise leak English into the next test's messages."""
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 def _ensure_catalogue() -> None:
