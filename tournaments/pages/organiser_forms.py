@@ -301,7 +301,8 @@ class EntryAddForm(forms.Form):
 
     def __init__(self, *args, pair: bool = True, late: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        if not pair:  # an individual event: the partner and team name do not apply
+        if not pair:  # an individual event: no partner, team name nor seat
+            self.fields["player_a"].label = _("Player")
             del self.fields["player_b"]
             del self.fields["name"]
         if not late:  # before the start nothing was missed
