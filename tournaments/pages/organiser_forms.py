@@ -8,6 +8,7 @@ The tiebreakers and first-player policies offered are the registered ones (docs/
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -258,6 +259,18 @@ class ImportForm(forms.Form):
         elif not (cleaned.get("text") or "").strip():
             raise forms.ValidationError(_("Paste the list or choose a file."))
         return cleaned
+
+    def __init__(self, *args: Any, pair: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if pair:  # a pair event imports teams
+            self.fields["text"].label = _(
+                "Teams (one per line: team name, player A, A's e-mail, player B, B's e-mail, "
+                "A's deck list, B's deck list)"
+            )
+            self.fields["text"].help_text = _(
+                "CSV with comma, semicolon or tab; the team name, the e-mails and the deck lists "
+                "may be empty; a deck list of several lines goes in quotes."
+            )
 
 
 class ClaimForm(forms.Form):
