@@ -67,24 +67,26 @@ def test_pair_list_previews_then_saves_teams_with_their_lists() -> None:
     assert preview.ok and preview.pair and preview.bad_rows == 0 and not preview.saved
     assert _nothing_written(t)
     first = preview.rows[0]
+    assert first.partner is not None
     assert (first.team, first.name, first.partner.name) == ("Sárkányok", "Kovács Anna", "Nagy Béla")
     assert first.deck_status == first.partner.deck_status == "legal"
 
     done = services.entries_import(tournament=t, text=text, dry_run=False)
     assert done.saved
+    team, other = (r.entry or 0 for r in done.rows)
     names = set(Entry.objects.filter(tournament=t).values_list("name", flat=True))
     assert names == {"Sárkányok", "Szabó Cili & Tóth Dénes"}
-    members = EntryMember.objects.filter(entry_id=done.rows[0].entry).order_by("seat")
+    members = EntryMember.objects.filter(entry_id=team).order_by("seat")
     assert [(m.seat, m.player.display_name, m.player.email) for m in members] == [
         ("A", "Kovács Anna", "ka@example.com"),
         ("B", "Nagy Béla", "nb@example.com"),
     ]
-    lists = DeckSubmission.objects.filter(member__entry_id=done.rows[0].entry)
+    lists = DeckSubmission.objects.filter(member__entry_id=team)
     assert sorted((s.member.seat, s.version, s.legal) for s in lists) == [
         ("A", 1, True),
         ("B", 1, True),
     ]
-    second = Entry.objects.get(pk=done.rows[1].entry)
+    second = Entry.objects.get(pk=other)
     assert second.members.count() == 2
     assert not DeckSubmission.objects.filter(member__entry=second).exists()
 
@@ -141,9 +143,11 @@ def test_a_team_with_two_rule_cards_is_stored_but_not_legal() -> None:
     )
     preview = services.entries_import(tournament=t, text=text)
     assert preview.ok and preview.rows[0].warnings
-    assert preview.rows[0].deck_legal is False and preview.rows[0].partner.deck_legal is False
+    partner = preview.rows[0].partner
+    assert partner is not None
+    assert preview.rows[0].deck_legal is False and partner.deck_legal is False
     done = services.entries_import(tournament=t, text=text, dry_run=False)
-    lists = DeckSubmission.objects.filter(member__entry_id=done.rows[0].entry)
+    lists = DeckSubmission.objects.filter(member__entry_id=done.rows[0].entry or 0)
     assert len(lists) == 2
     for s in lists:
         assert not s.legal
