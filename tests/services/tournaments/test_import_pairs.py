@@ -231,3 +231,27 @@ def test_individual_event_pages_show_no_seat_labels() -> None:
     pair, teams = make_tournament(entries=1, kind=PAIR, decks=False, owner=owner)
     detail = client.get(reverse("tournaments:detail", args=[pair.pk])).content.decode()
     assert "P1A (A)" in detail and "P1B (B)" in detail
+
+
+def test_api_previews_and_saves_teams() -> None:
+    owner = UserFactory(username="szervezo3")
+    t, _ = make_tournament(entries=0, kind=PAIR, decks=False, owner=owner)
+    url = f"/api/tournaments/{t.pk}/entries/import/"
+    text = HEADER + "Jó;Kovács Anna;ka@example.com;Nagy Béla;;;\nFél;Szabó Cili;;;;;\n"
+    body = _client(owner).post(url, {"text": text}, content_type="application/json").json()
+    assert (body["pair"], body["ok"], body["saved"], body["bad_rows"]) == (True, False, False, 1)
+    first, second = body["rows"]
+    assert first["team"] == "Jó" and first["name"] == "Kovács Anna"
+    assert first["partner"]["name"] == "Nagy Béla" and first["partner"]["deck_status"] is None
+    assert second["row_errors"] and not Entry.objects.filter(tournament=t).exists()
+    good = HEADER + "Jó;Kovács Anna;ka@example.com;Nagy Béla;;;\n"
+    body = (
+        _client(owner)
+        .post(url, {"text": good, "dry_run": False}, content_type="application/json")
+        .json()
+    )
+    assert body["saved"] and body["rows"][0]["entry"] is not None
+    single, _ = make_tournament(entries=0, decks=False, owner=owner)
+    url = f"/api/tournaments/{single.pk}/entries/import/"
+    body = _client(owner).post(url, {"text": "Kovács Anna\n"}, content_type="application/json")
+    assert body.json()["rows"][0]["partner"] is None and body.json()["pair"] is False
