@@ -74,9 +74,10 @@ class CheckInInputSerializer(serializers.Serializer):
 
 
 class ImportInputSerializer(serializers.Serializer):
-    """A player list (CSV: name, e-mail, deck list) as ``text`` (JSON or a form field) or as an
-    uploaded ``file`` (multipart; its encoding is detected: UTF-8, UTF-16, Windows-1250,
-    ISO-8859-2); exactly one of them. ``dry_run`` (default true) previews."""
+    """A player list (CSV: name, e-mail, deck list; in a pair event a team list: team name,
+    A's name, A's e-mail, B's name, B's e-mail, A's deck list, B's deck list) as ``text`` (JSON
+    or a form field) or as an uploaded ``file`` (multipart; its encoding is detected: UTF-8,
+    UTF-16, Windows-1250, ISO-8859-2); exactly one of them. ``dry_run`` (default true) previews."""
 
     text = serializers.CharField(
         max_length=IMPORT_MAX_BYTES, trim_whitespace=False, required=False, allow_blank=True
@@ -98,12 +99,28 @@ class ImportInputSerializer(serializers.Serializer):
         return attrs
 
 
+class ImportPartnerOutputSerializer(serializers.Serializer):
+    """Seat B of a pair list's row: name, e-mail and list verdict (as seat A's fields)."""
+
+    name = serializers.CharField()
+    email = serializers.CharField()
+    deck_legal = serializers.BooleanField(allow_null=True)
+    deck_status = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"], allow_null=True
+    )
+    deck_unknown_cards = serializers.ListField(child=serializers.CharField())
+
+
 class ImportRowOutputSerializer(serializers.Serializer):
     """One row of an import with its errors, warnings, entry id (when saved) and list verdict:
     ``deck_status`` legal / illegal / unverified (null without a list), ``deck_unknown_cards``
-    the names the partial card catalogue lacks."""
+    the names the partial card catalogue lacks. In a pair event ``name``, ``email`` and the
+    ``deck_*`` fields are seat A's, ``partner`` seat B's and ``team`` the team name (empty:
+    "A & B"); ``partner`` is null in a single-player event."""
 
     line = serializers.IntegerField()
+    team = serializers.CharField(allow_blank=True)
+    partner = ImportPartnerOutputSerializer(allow_null=True)
     name = serializers.CharField()
     email = serializers.CharField()
     row_errors = serializers.ListField(child=serializers.CharField(), source="errors")
@@ -118,10 +135,13 @@ class ImportRowOutputSerializer(serializers.Serializer):
 
 class ImportOutputSerializer(serializers.Serializer):
     """``saved``: true only when every row was valid and ``dry_run`` was false; ``encoding``:
-    how an uploaded file was read (empty for text)."""
+    how an uploaded file was read (empty for text); ``pair``: rows are teams; ``bad_rows``: how
+    many rows have an error."""
 
     saved = serializers.BooleanField()
     ok = serializers.BooleanField()
+    pair = serializers.BooleanField()
+    bad_rows = serializers.IntegerField()
     encoding = serializers.CharField()
     rows = ImportRowOutputSerializer(many=True)
 
@@ -338,6 +358,8 @@ class EntriesImportApi(TournamentApi):
             "saved": result.saved,
             "ok": result.ok,
             "encoding": result.encoding,
+            "pair": result.pair,
+            "bad_rows": result.bad_rows,
             "rows": [vars(r) for r in result.rows],
         }
         return Response(ImportOutputSerializer(body).data)

@@ -303,7 +303,7 @@ def entries_import(request: HttpRequest, tournament_id: int) -> HttpResponse:
     POST shows the preview (rows with errors and warnings, nothing saved); "save" imports all
     rows, or none when any row has an error (``services.entries_import``)."""
     tournament = managed_tournament(request, tournament_id)
-    form = ImportForm(request.POST or None, request.FILES or None)
+    form = ImportForm(request.POST or None, request.FILES or None, pair=tournament.is_pair)
     result = None
     if request.method == "POST" and form.is_valid():
         save = request.POST.get("save") == "1"
@@ -319,14 +319,17 @@ def entries_import(request: HttpRequest, tournament_id: int) -> HttpResponse:
             form.add_error(None, str(exc.message))
         else:
             if result.saved:
-                messages.success(
-                    request, _("%(count)s players imported.") % {"count": len(result.rows)}
+                done = (
+                    _("%(count)s teams imported.")
+                    if result.pair
+                    else _("%(count)s players imported.")
                 )
+                messages.success(request, done % {"count": len(result.rows)})
                 return redirect(detail_url(tournament))
             if save:
                 messages.error(request, _("Nothing was saved: correct the rows with errors."))
             # An uploaded file goes into the text box (as read), so "Import" sends the same rows.
-            form = ImportForm({"text": result.text})
+            form = ImportForm({"text": result.text}, pair=tournament.is_pair)
             form.is_valid()
     context = {"tournament": tournament, "form": form, "result": result}
     return render(request, "tournaments/organiser/import.html", context)

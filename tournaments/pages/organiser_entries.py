@@ -90,7 +90,10 @@ def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
     tournament = managed_tournament(request, tournament_id)
     entry = entry_of(tournament, entry_id)
     view = next(v for v in selectors.entry_views(tournament=tournament) if v.id == entry.pk)
-    seat_choices = [(m.seat, f"{m.player_name} ({m.seat})") for m in view.members]
+    seat_choices = [
+        (m.seat, f"{m.player_name} ({m.seat})" if tournament.is_pair else m.player_name)
+        for m in view.members
+    ]
     form = DeckSubmitForm(request.POST or None, seat_choices=seat_choices)
     if request.method == "POST" and form.is_valid():
         try:

@@ -8,6 +8,7 @@ The tiebreakers and first-player policies offered are the registered ones (docs/
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -259,6 +260,18 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("Paste the list or choose a file."))
         return cleaned
 
+    def __init__(self, *args: Any, pair: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if pair:  # a pair event imports teams
+            self.fields["text"].label = _(
+                "Teams (one per line: team name, player A, A's e-mail, player B, B's e-mail, "
+                "A's deck list, B's deck list)"
+            )
+            self.fields["text"].help_text = _(
+                "CSV with comma, semicolon or tab; the team name, the e-mails and the deck lists "
+                "may be empty; a deck list of several lines goes in quotes."
+            )
+
 
 class ClaimForm(forms.Form):
     """A player's one-time claim code."""
@@ -301,7 +314,8 @@ class EntryAddForm(forms.Form):
 
     def __init__(self, *args, pair: bool = True, late: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        if not pair:  # an individual event: the partner and team name do not apply
+        if not pair:  # an individual event: no partner, team name nor seat
+            self.fields["player_a"].label = _("Player")
             del self.fields["player_b"]
             del self.fields["name"]
         if not late:  # before the start nothing was missed

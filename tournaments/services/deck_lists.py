@@ -104,6 +104,18 @@ def _reconcile_pair(member: EntryMember, sub: DeckSubmission) -> None:
         other.save(update_fields=["extra_errors", "legal", "result"])
 
 
+def pair_drafts_reconcile(a: DeckSubmission, b: DeckSubmission) -> None:
+    """Mark two unsaved first lists of one pair team (seat A's ``a``, seat B's ``b``) as
+    :func:`_reconcile_pair` marks stored ones: when their rule cards differ, both get
+    ``pair_rule_card_mismatch`` and are not legal (docs/rules.md §7 (HKK pair tournaments))."""
+    if (a.rule_card or "") != (b.rule_card or ""):
+        _set_extra_errors(a, [_mismatch_error(a.rule_card, b.rule_card, "B")])
+        _set_extra_errors(b, [_mismatch_error(b.rule_card, a.rule_card, "A")])
+    else:
+        _set_extra_errors(a, [])
+        _set_extra_errors(b, [])
+
+
 # --- submit ---------------------------------------------------------------------------------
 
 

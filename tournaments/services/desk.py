@@ -1,7 +1,8 @@
 """The registration desk: check-in before round 1 and dropping those not checked in, adding a
 dropped entry back at any time before the end (the missed rounds as a loss, a bye or a seat
-against the bye), importing a list of players (CSV: name, e-mail,
-optional deck list). Claim codes and invitations are in ``people``.
+against the bye), importing a list of players (CSV: name, e-mail, optional deck list) or, in a
+pair event, of teams (team name, then each player's name and e-mail, then the two optional
+deck lists). Claim codes and invitations are in ``people``.
 
 Sources: docs/rules.md §14 (Swiss pairing and byes: drops), §16 (Deck checks, penalties and
 result reporting: deck lists).
@@ -36,7 +37,11 @@ from tournaments.models.entries import name_key
 from tournaments.services import round_fixes
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.csv_files import decode_csv_bytes, read_csv_rows
-from tournaments.services.deck_lists import deck_check_text, deck_first_version_drafts
+from tournaments.services.deck_lists import (
+    deck_check_text,
+    deck_first_version_drafts,
+    pair_drafts_reconcile,
+)
 from tournaments.services.jobs import enqueue_standings
 from tournaments.services.registration import require_kind
 
@@ -52,6 +57,13 @@ IMPORT_MAX_BYTES = 2_000_000
 #: Longest player name (``Player.display_name``) and e-mail address (``Player.email``).
 NAME_MAX_LENGTH = Player._meta.get_field("display_name").max_length or 120
 EMAIL_MAX_LENGTH = Player._meta.get_field("email").max_length or 254
+
+#: Longest team name (``Entry.name``).
+TEAM_MAX_LENGTH = Entry._meta.get_field("name").max_length or 200
+
+#: First cells that mark a header row (individual list; pair list).
+HEADER_CELLS = ("name", "név", "nev")
+PAIR_HEADER_CELLS = ("team", "csapat", "csapatnév", "csapatnev", *HEADER_CELLS)
 
 
 def _by(user: Any) -> Any:
@@ -230,8 +242,23 @@ def registered_emails(tournament: Tournament, emails: Iterable[str]) -> dict[str
 
 
 @dataclass
+class ImportPartner:
+    """The seat-B player of a pair list's row: name, e-mail, deck list and its verdict (as the
+    seat-A fields of :class:`ImportRow`)."""
+
+    name: str
+    email: str
+    deck: str
+    deck_legal: bool | None = None
+    deck_status: str | None = None
+    deck_unknown_cards: list[str] = field(default_factory=list)
+
+
+@dataclass
 class ImportRow:
-    """One row of a player list: ``line`` (1-based), the values, and what was found."""
+    """One row of a player list: ``line`` (1-based), the values, and what was found. In a pair
+    list ``name``/``email``/``deck`` are seat A's, ``partner`` seat B's and ``team`` the team
+    name (empty: "A & B"); in a player list ``partner`` is ``None``."""
 
     line: int
     name: str
@@ -245,6 +272,21 @@ class ImportRow:
     #: ``None`` without a list, and the names the partial catalogue lacks.
     deck_status: str | None = None
     deck_unknown_cards: list[str] = field(default_factory=list)
+    team: str = ""
+    partner: ImportPartner | None = None
+
+    def people(self) -> list[tuple[str, Any]]:
+        """``[(seat, player)]``: ``("A", self)`` and, in a pair list, ``("B", partner)``; each
+        player has ``name``, ``email``, ``deck`` and the ``deck_*`` fields."""
+        return [("A", self)] + ([("B", self.partner)] if self.partner is not None else [])
+
+    @property
+    def entry_name(self) -> str:
+        """The entry's name: the team name, else "A & B" (as a team registered at the desk),
+        or the player's name."""
+        if self.partner is None:
+            return self.name
+        return self.team or f"{self.name} & {self.partner.name}"
 
 
 @dataclass
@@ -252,16 +294,42 @@ class ImportResult:
     """``rows`` with their errors and warnings; ``saved`` is ``True`` only when every row was
     valid and ``dry_run`` was off (all or nothing: one bad row saves nothing). ``encoding``:
     how an uploaded file was read (``csv_files.ENCODING_LABELS``; empty for pasted text);
-    ``text``: the list as read, for the form to send again."""
+    ``text``: the list as read, for the form to send again; ``pair``: a list of pair teams."""
 
     rows: list[ImportRow]
     saved: bool
     encoding: str = ""
     text: str = ""
+    pair: bool = False
 
     @property
     def ok(self) -> bool:
         return bool(self.rows) and not any(r.errors for r in self.rows)
+
+    @property
+    def bad_rows(self) -> int:
+        """How many rows have an error (the preview's summary)."""
+        return sum(1 for r in self.rows if r.errors)
+
+
+def _pair_row(line: int, cells: list[str]) -> ImportRow:
+    cells = cells + [""] * (7 - len(cells))
+    row = ImportRow(
+        line=line,
+        team=cells[0],
+        name=cells[1],
+        email=cells[2],
+        deck=cells[5],
+        partner=ImportPartner(name=cells[3], email=cells[4], deck=cells[6]),
+    )
+    if any(cells[7:]):
+        row.errors.append(
+            gettext(
+                "Too many columns: give team name, player A's name and e-mail, player B's name "
+                "and e-mail, A's deck list and B's deck list."
+            )
+        )
+    return row
 
 
 def _row(line: int, cells: list[str]) -> ImportRow:
@@ -276,12 +344,16 @@ def _row(line: int, cells: list[str]) -> ImportRow:
     return row
 
 
-def parse_player_list(text: str) -> list[ImportRow]:
+def parse_player_list(text: str, *, pair: bool = False) -> list[ImportRow]:
     """CSV rows ``name, e-mail, deck list`` (comma, semicolon or tab separated, sniffed; any
     line ending; the e-mail and the deck list optional; a deck list spanning lines is quoted;
     ``csv_files.read_csv_rows``). A first row whose first cell is ``name``/``név`` is a header.
     Blank rows are skipped. A row that cannot be read (bad quoting, an oversize cell) is kept
     with its error, and the rows after it are read on.
+
+    With ``pair`` each row is a team: ``team name, A's name, A's e-mail, B's name, B's e-mail,
+    A's deck list, B's deck list`` (the team name, e-mails and deck lists optional; a header's
+    first cell is ``team``/``csapat``/``csapatnév`` or ``name``/``név``).
 
     Raises ``ValidationFailed("import_too_long")`` past :data:`IMPORT_MAX_ROWS` rows.
     """
@@ -290,7 +362,11 @@ def parse_player_list(text: str) -> list[ImportRow]:
         cells = [c.strip() for c in csv_row.cells]
         if not csv_row.error and not any(cells):
             continue
-        if not rows and cells and cells[0].casefold() in ("name", "név", "nev"):
+        if (
+            not rows
+            and cells
+            and cells[0].casefold() in (PAIR_HEADER_CELLS if pair else HEADER_CELLS)
+        ):
             continue
         if len(rows) >= IMPORT_MAX_ROWS:
             raise ValidationFailed(
@@ -301,61 +377,93 @@ def parse_player_list(text: str) -> list[ImportRow]:
         if csv_row.error:
             rows.append(ImportRow(csv_row.line, "", "", "", errors=[csv_row.error]))
         else:
-            rows.append(_row(csv_row.line, cells))
+            rows.append((_pair_row if pair else _row)(csv_row.line, cells))
     return rows
 
 
-def _check_cells(row: ImportRow) -> None:
-    if "\x00" in row.name + row.email + row.deck:
-        row.errors.append(gettext("This row contains a character that cannot be stored."))
-    if not row.name:
-        row.errors.append(gettext("The name is missing."))
-    elif len(row.name) > NAME_MAX_LENGTH:
-        row.errors.append(
+def _seat_said(seat: str, pair: bool, message: str) -> str:
+    """``message`` about one player of a row; in a pair list prefixed with the seat."""
+    if not pair:
+        return message
+    return gettext("Seat %(seat)s: %(problem)s") % {"seat": seat, "problem": message}
+
+
+def _check_person(row: ImportRow, seat: str, person: Any) -> None:
+    pair = row.partner is not None
+    problems: list[str] = []
+    if not person.name:
+        problems.append(gettext("The name is missing."))
+    elif len(person.name) > NAME_MAX_LENGTH:
+        problems.append(
             gettext("The name is too long (at most %(max)s characters).") % {"max": NAME_MAX_LENGTH}
         )
-    if "\n" in row.name or "\n" in row.email:
-        row.errors.append(
+    if "\n" in person.name or "\n" in person.email:
+        problems.append(
             gettext("A name or e-mail address cannot span lines: check the quotation marks.")
         )
-    if row.email:
+    if person.email:
         try:
-            if len(row.email) > EMAIL_MAX_LENGTH:
+            if len(person.email) > EMAIL_MAX_LENGTH:
                 raise ValidationError("too long")
-            validate_email(row.email)
+            validate_email(person.email)
         except ValidationError:
-            row.errors.append(gettext("This is not a valid e-mail address."))
+            problems.append(gettext("This is not a valid e-mail address."))
+    row.errors.extend(_seat_said(seat, pair, p) for p in problems)
+
+
+def _check_cells(row: ImportRow) -> None:
+    values = [row.team] + [p.name + p.email + p.deck for _, p in row.people()]
+    if "\x00" in "".join(values):
+        row.errors.append(gettext("This row contains a character that cannot be stored."))
+    for seat, person in row.people():
+        _check_person(row, seat, person)
+    if len(row.team) > TEAM_MAX_LENGTH:
+        row.errors.append(
+            gettext("The team name is too long (at most %(max)s characters).")
+            % {"max": TEAM_MAX_LENGTH}
+        )
+    elif row.partner is not None and len(row.entry_name) > TEAM_MAX_LENGTH:
+        row.errors.append(gettext("The players' names are too long: give a team name."))
 
 
 def _flag_duplicates(tournament: Tournament, rows: list[ImportRow]) -> None:
-    """Warnings for names and e-mails repeated in the list or already in the event (two
-    queries in all: :func:`registered_names`, :func:`registered_emails`)."""
-    names = registered_names(tournament, [r.name for r in rows if r.name])
-    emails = registered_emails(tournament, [r.email for r in rows if r.email])
+    """Warnings for names and e-mails (players' and teams') repeated in the list or already in
+    the event (two queries in all: :func:`registered_names`, :func:`registered_emails`)."""
+    people = [(row, seat, p) for row in rows for seat, p in row.people()]
+    names = registered_names(
+        tournament, [p.name for _, _, p in people if p.name] + [r.team for r in rows if r.team]
+    )
+    emails = registered_emails(tournament, [p.email for _, _, p in people if p.email])
     seen_names: dict[str, int] = {}
     seen_emails: dict[str, int] = {}
-    for row in rows:
-        key, mail = name_key(row.name), row.email.strip().lower()
+    for row, seat, person in [(r, "", r.team) for r in rows] + people:
+        name = person if isinstance(person, str) else person.name
+        mail = "" if isinstance(person, str) else person.email.strip().lower()
+        key = name_key(name)
+        said: list[str] = []
         if key in seen_names:
-            row.warnings.append(gettext("Same name as line %(line)s.") % {"line": seen_names[key]})
+            said.append(gettext("Same name as line %(line)s.") % {"line": seen_names[key]})
         elif key:
             seen_names[key] = row.line
             if key in names:
-                row.warnings.append(
+                said.append(
                     gettext("Already registered with this name: %(names)s.")
                     % {"names": ", ".join(names[key])}
                 )
         if mail in seen_emails:
-            row.warnings.append(
+            said.append(
                 gettext("Same e-mail address as line %(line)s.") % {"line": seen_emails[mail]}
             )
         elif mail:
             seen_emails[mail] = row.line
             if mail in emails:
-                row.warnings.append(
+                said.append(
                     gettext("This e-mail address is already registered: %(names)s.")
                     % {"names": ", ".join(emails[mail])}
                 )
+        row.warnings.extend(
+            _seat_said(seat, row.partner is not None and bool(seat), w) for w in said
+        )
 
 
 def _check_room(tournament: Tournament, rows: list[ImportRow]) -> None:
@@ -373,50 +481,79 @@ def _check_room(tournament: Tournament, rows: list[ImportRow]) -> None:
         room -= 1
 
 
-def _check_decks(tournament: Tournament, rows: list[ImportRow]) -> dict[int, ValidationResult]:
-    """Validate each row's deck list (nothing stored); the results by row line."""
-    results: dict[int, ValidationResult] = {}
+def _check_decks(
+    tournament: Tournament, rows: list[ImportRow]
+) -> dict[tuple[int, str], ValidationResult]:
+    """Validate each row's deck lists (nothing stored); the results by (row line, seat). The
+    two lists of a pair team must name the same rule card, or none (docs/rules.md §7 (HKK
+    pair tournaments)): a warning, and neither is legal."""
+    results: dict[tuple[int, str], ValidationResult] = {}
     late = tournament.deck_deadline is not None and timezone.now() > tournament.deck_deadline
     for row in rows:
-        if not row.deck or row.errors:
+        if row.errors or not any(p.deck for _, p in row.people()):
             continue
         if late:
             row.errors.append(gettext("The deck list deadline has passed."))
             continue
-        try:
-            result = deck_check_text(tournament=tournament, text=row.deck)
-        except ApplicationError as exc:
-            row.errors.append(str(exc.message))
-            continue
-        results[row.line] = result
-        row.deck_legal = result.status == Verdict.LEGAL
-        row.deck_status = str(result.status)
-        row.deck_unknown_cards = list(result.unknown_cards)
+        for seat, person in row.people():
+            if not person.deck:
+                continue
+            try:
+                result = deck_check_text(tournament=tournament, text=person.deck)
+            except ApplicationError as exc:
+                row.errors.append(_seat_said(seat, row.partner is not None, str(exc.message)))
+                continue
+            results[(row.line, seat)] = result
+            person.deck_legal = result.status == Verdict.LEGAL
+            person.deck_status = str(result.status)
+            person.deck_unknown_cards = list(result.unknown_cards)
+        a, b = results.get((row.line, "A")), results.get((row.line, "B"))
+        if a is not None and b is not None and (a.rule_card or "") != (b.rule_card or ""):
+            row.warnings.append(
+                gettext("The two players' lists name different rule cards: neither is legal.")
+            )
+            row.deck_legal = False
+            if row.partner is not None:
+                row.partner.deck_legal = False
     return results
 
 
-def _open_for_import(tournament: Tournament) -> None:
+def _open_for_import(tournament: Tournament, *, pair: bool) -> None:
     require_status(tournament, S.DRAFT, S.REGISTRATION)
-    require_kind(tournament, Tournament.Kind.INDIVIDUAL)
+    require_kind(tournament, Tournament.Kind.PAIR if pair else Tournament.Kind.INDIVIDUAL)
 
 
 @transaction.atomic
 def _save_rows(
-    tournament: Tournament, rows: list[ImportRow], decks: dict[int, ValidationResult], by: Any
+    tournament: Tournament,
+    rows: list[ImportRow],
+    decks: dict[tuple[int, str], ValidationResult],
+    by: Any,
 ) -> None:
-    """Register every row in one transaction; the event's lock is held only for the part that
-    depends on its state (status and player cap checked again, then one ``INSERT`` each for
-    entries, members and deck lists). The players and the deck lists' rows are built and the
-    players inserted before the lock: nobody sees them before the commit."""
+    """Register every row (a player, or a pair team's two players in seats A and B) in one
+    transaction; the event's lock is held only for the part that depends on its state (status,
+    kind and player cap checked again, then one ``INSERT`` each for entries, members and deck
+    lists). The players and the deck lists' rows are built and the players inserted before the
+    lock: nobody sees them before the commit."""
+    people = [(row, seat, p) for row in rows for seat, p in row.people()]
     players = Player.objects.bulk_create(
-        [Player(display_name=r.name, email=r.email, name_key=name_key(r.name)) for r in rows]
+        [
+            Player(display_name=p.name, email=p.email, name_key=name_key(p.name))
+            for _, _, p in people
+        ]
     )
-    with_deck = [r for r in rows if r.deck]
+    with_deck = [(row, seat, p) for row, seat, p in people if p.deck]
     drafts = deck_first_version_drafts(
-        tournament=tournament, lists=[(r.deck, decks[r.line]) for r in with_deck], by=_by(by)
+        tournament=tournament,
+        lists=[(p.deck, decks[(row.line, seat)]) for row, seat, p in with_deck],
+        by=_by(by),
     )
+    draft_of = {(row.line, seat): d for (row, seat, _), d in zip(with_deck, drafts, strict=True)}
+    for row in rows:
+        if (row.line, "A") in draft_of and (row.line, "B") in draft_of:
+            pair_drafts_reconcile(draft_of[(row.line, "A")], draft_of[(row.line, "B")])
     locked = lock_tournament(tournament)
-    _open_for_import(locked)
+    _open_for_import(locked, pair=tournament.is_pair)
     cap = locked.max_entries
     if cap and locked.entries.filter(dropped_after_round=None).count() + len(rows) > cap:
         raise InvalidState(
@@ -425,20 +562,21 @@ def _save_rows(
             {"max_entries": cap},
         )
     entries = Entry.objects.bulk_create(
-        [Entry(tournament=locked, name=r.name, name_key=name_key(r.name)) for r in rows]
+        [Entry(tournament=locked, name=r.entry_name, name_key=name_key(r.entry_name)) for r in rows]
     )
+    entry_of = {r.line: e for r, e in zip(rows, entries, strict=True)}
     members = EntryMember.objects.bulk_create(
         [
-            EntryMember(entry=e, tournament=locked, player=p, seat=EntryMember.Seat.A)
-            for e, p in zip(entries, players, strict=True)
+            EntryMember(entry=entry_of[row.line], tournament=locked, player=player, seat=seat)
+            for (row, seat, _), player in zip(people, players, strict=True)
         ]
     )
-    member_of = {r.line: m for r, m in zip(rows, members, strict=True)}
-    for row, draft in zip(with_deck, drafts, strict=True):
-        draft.member = member_of[row.line]
+    member_of = {(row.line, seat): m for (row, seat, _), m in zip(people, members, strict=True)}
+    for key, draft in draft_of.items():
+        draft.member = member_of[key]
     DeckSubmission.objects.bulk_create(drafts)
-    for row, entry in zip(rows, entries, strict=True):
-        row.entry = entry.pk
+    for row in rows:
+        row.entry = entry_of[row.line].pk
 
 
 def entries_import(
@@ -449,38 +587,44 @@ def entries_import(
     dry_run: bool = True,
     by: Any = None,
 ) -> ImportResult:
-    """Register the players of a list (:func:`parse_player_list`) in a single-player event,
-    each with its deck list when given (stored even when not legal, as a submission is).
+    """Register the players of a list (:func:`parse_player_list`) in a single-player event, or
+    the teams of a pair list in a pair event (two players a row, seats A and B; docs/rules.md
+    §7 (HKK pair tournaments)), each player with a deck list when given (stored even when not
+    legal, as a submission is; a team's two lists naming different rule cards are both not
+    legal, as ``deck_lists.deck_submit`` marks them).
     ``text`` is pasted CSV; ``data`` an uploaded file's bytes, decoded by
     ``csv_files.decode_csv_bytes`` (UTF-8, UTF-16, Windows-1250, ISO-8859-2).
 
-    Every row is checked first without any lock (name, e-mail, the player cap, each deck
-    list; names and e-mails repeated in the list or already in the event as warnings, by two
-    indexed queries). The preview (``dry_run``) stops there and writes nothing. Otherwise, when
-    no row has an error, all rows are registered in one short transaction under the event's
-    lock (:func:`_save_rows`); all or nothing.
+    Every row is checked first without any lock (names, e-mails, the player cap, each deck
+    list; names, team names and e-mails repeated in the list or already in the event as
+    warnings, by two indexed queries). The preview (``dry_run``) stops there and writes
+    nothing. Otherwise, when no row has an error, all rows are registered in one short
+    transaction under the event's lock (:func:`_save_rows`); all or nothing.
 
     Raises:
         InvalidState: ``tournament_status``, ``event_full`` (filled up since the check).
-        ValidationFailed: ``wrong_entry_kind`` (pair events take teams), ``import_empty``,
+        ValidationFailed: ``wrong_entry_kind`` (the event changed kind since the check),
+            ``import_empty``,
             ``import_too_long``, ``csv_encoding`` (an upload in no supported encoding).
     """
     encoding = ""
     if data is not None:
         text, encoding = decode_csv_bytes(data)
     text = text or ""
-    rows = parse_player_list(text)
+    current = Tournament.objects.select_related("format").get(pk=tournament.pk)
+    _open_for_import(current, pair=current.is_pair)
+    rows = parse_player_list(text, pair=current.is_pair)
     if not rows:
         raise ValidationFailed("import_empty", _("The list has no players."), {})
-    current = Tournament.objects.select_related("format").get(pk=tournament.pk)
-    _open_for_import(current)
     for row in rows:
         if not row.errors:
             _check_cells(row)
     _flag_duplicates(current, rows)
     _check_room(current, rows)
     decks = _check_decks(current, rows)
-    result = ImportResult(rows=rows, saved=False, encoding=encoding, text=text)
+    result = ImportResult(
+        rows=rows, saved=False, encoding=encoding, text=text, pair=current.is_pair
+    )
     if dry_run or not result.ok:
         return result
     _save_rows(current, rows, decks, by)
