@@ -180,7 +180,7 @@ def test_import_cards_adds_an_organisers_cards_and_validation_uses_them(catalogu
     )
     out = io.StringIO()
     call_command("import_cards", "bluemoon", str(sheet), stdout=out)
-    assert "2 created" in out.getvalue()
+    assert "2 új" in out.getvalue()  # the command speaks the default language, Hungarian
     card = Card.objects.get(game__slug="bluemoon", external_id="Mimix-01")
     assert card.name == "Proba Medve" and card.attributes["moons"] == 6
 
