@@ -295,6 +295,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The bounded path converters (hkk_tournament.converters) are integers in the schema.
     "PATH_CONVERTER_OVERRIDES": {"id": int, "userid": int, "small": int},
+    # Choice sets shared by fields of the same name get one schema name each.
+    "ENUM_NAME_OVERRIDES": {
+        "DeckVerdictEnum": ["legal", "illegal", "unverified"],
+        "EntryDeckStatusEnum": ["legal", "override", "unverified", "illegal", "missing"],
+    },
 }
 # Upload and body limits (bytes): a deck list is small; anything larger is rejected.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("HKK_MAX_BODY_BYTES", 512 * 1024)

@@ -38,10 +38,13 @@ HOSTILE = ['=HYPERLINK("http://x","y")', "+1+2", "@SUM(A1)", "-3", "\tTab", "\rR
 
 
 def _sources() -> dict[str, str]:
+    """The app's Python sources. Left out: migrations, and the maintainers' scripts under
+    ``decks/data/`` that rebuild the bundled card-fact tables from their public sources (they
+    write no text a user typed, and the app never runs them)."""
     found = {}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
-            if "migrations" not in path.parts:
+            if "migrations" not in path.parts and "data" not in path.parts:
                 found[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     return found
 
