@@ -25,7 +25,7 @@ Environment (all optional):
   JSON object per line, ``hkk_tournament.gunicorn_logging``; empty = off, Django's own request
   line still has every request).
 - Each worker is warmed before it takes requests (``post_worker_init`` below,
-  ``hkk_tournament.warmup``), also when ``max_requests`` recycles it.
+  ``hkk_tournament.web.warmup``), also when ``max_requests`` recycles it.
 - ``FORWARDED_ALLOW_IPS`` (Gunicorn's own variable, default ``127.0.0.1,::1``): the proxies whose
   ``X-Forwarded-Proto`` Gunicorn believes. Leave the default when the proxy runs on the same
   machine; never set ``*`` while the port can be reached from outside. Django uses
@@ -65,11 +65,11 @@ control_socket_disable = True
 
 def post_worker_init(worker):
     """Warm every new (or recycled) worker before it accepts a connection: URL patterns,
-    languages and templates (``hkk_tournament.warmup``), so its first visitors do not wait;
+    languages and templates (``hkk_tournament.web.warmup``), so its first visitors do not wait;
     then freeze the loaded objects out of the garbage collector (``gc.freeze``)."""
     import gc
 
-    from hkk_tournament.warmup import warm
+    from hkk_tournament.web.warmup import warm
 
     worker.log.info("worker %s warmed: %d templates", worker.pid, warm())
     # What is loaded now (Django, URL patterns, templates) lives as long as the worker: move it

@@ -1,6 +1,6 @@
 """Auth API: ``POST /api/auth/token/`` (username and password → token) and ``GET /api/auth/me/``.
 
-Errors have the project's one JSON shape (``hkk_tournament.exceptions``); a locked-out login
+Errors have the project's one JSON shape (``hkk_tournament.web.exceptions``); a locked-out login
 answers 429 ``locked_out`` (``accounts.security.lockout_response``), more than the ``login``
 throttle rate of attempts per client address answers 429 ``throttled``.
 """
@@ -23,8 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.security import remember_device
-from hkk_tournament.parsers import SafeJSONParser
-from hkk_tournament.throttling import ScopedWriteRateThrottle
+from hkk_tournament.web.parsers import SafeJSONParser
+from hkk_tournament.web.throttling import ScopedWriteRateThrottle
 
 
 class MeSerializer(serializers.Serializer):

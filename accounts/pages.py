@@ -40,7 +40,7 @@ from accounts.selectors import has_api_token
 from accounts.services import api_token_regenerate
 from hkk_tournament.errors import TooManyRequests
 from hkk_tournament.mail import mail_delivers
-from hkk_tournament.throttling import (
+from hkk_tournament.web.throttling import (
     KeyedRateThrottle,
     check_and_count,
     check_page_rate,

@@ -46,8 +46,8 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from hkk_tournament.error_views import json_error
-from hkk_tournament.exceptions import ApiError, is_api_request
+from hkk_tournament.web.error_views import json_error
+from hkk_tournament.web.exceptions import ApiError, is_api_request
 
 logger = logging.getLogger(__name__)
 

@@ -3,11 +3,11 @@
 Services (``tournaments.services``, ``decks.services``, ``accounts.services``) raise these; they
 never return error values and never build HTTP responses. Two renderers turn them into answers:
 
-- the API: ``hkk_tournament.exceptions.api_exception_handler`` (DRF ``EXCEPTION_HANDLER``)
+- the API: ``hkk_tournament.web.exceptions.api_exception_handler`` (DRF ``EXCEPTION_HANDLER``)
   answers ``exc.status`` with the JSON body of :func:`error_body`;
-- the pages: ``hkk_tournament.middleware.ApplicationErrorMiddleware`` renders
+- the pages: ``hkk_tournament.web.middleware.ApplicationErrorMiddleware`` renders
   ``templates/error.html`` with the translated message and ``exc.status``
-  (``hkk_tournament.error_views.render_application_error``); views that re-show a form catch
+  (``hkk_tournament.web.error_views.render_application_error``); views that re-show a form catch
   the error and show :func:`error_message` instead.
 
 Every error carries:
@@ -127,8 +127,8 @@ class InvalidState(ApplicationError):  # noqa: N818 (stable public name)
 
 
 class TooManyRequests(ApplicationError):  # noqa: N818 (stable public name)
-    """429: over a rate limit (``hkk_tournament.throttling``); ``params["wait"]`` = seconds until
-    the next attempt is allowed, sent as ``Retry-After`` too."""
+    """429: over a rate limit (``hkk_tournament.web.throttling``); ``params["wait"]`` = seconds
+    until the next attempt is allowed, sent as ``Retry-After`` too."""
 
     status = 429
 

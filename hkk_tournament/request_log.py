@@ -6,7 +6,7 @@
   ``X-Request-ID`` response header, kept on ``request.request_id`` and, while the request runs, in
   a context variable that :class:`RequestIdFilter` copies onto every log record — so the
   traceback Django logs for a 500 (logger ``django.request``) and the API's own error log
-  (``hkk_tournament.exceptions``) carry the same ``request_id`` as the request line.
+  (``hkk_tournament.web.exceptions``) carry the same ``request_id`` as the request line.
 - When the response is ready it logs one line on the logger ``hkk_tournament.request`` (INFO;
   the health checks at DEBUG) with the fields ``method``, ``path`` (no query string),
   ``status``, ``duration_ms`` (float, milliseconds inside Django), ``request_id`` and
@@ -33,7 +33,7 @@ logger = logging.getLogger("hkk_tournament.request")
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID_META = "HTTP_X_REQUEST_ID"
 _VALID_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
-#: Paths answered by hkk_tournament.health: logged at DEBUG so probes do not flood the log.
+#: Paths answered by hkk_tournament.web.health: logged at DEBUG so probes do not flood the log.
 _QUIET_PATHS = frozenset({"/healthz/", "/readyz/"})
 
 _current_request_id: ContextVar[str | None] = ContextVar("hkk_request_id", default=None)

@@ -9,7 +9,7 @@ Everything that differs between machines comes from environment variables:
 - ``CELERY_BROKER_URL``: unset means tasks run in-process (eager); set it to use a real worker.
 - ``HKK_CACHE_URL``: unset means a per-process memory cache; ``redis://…`` shares the cache (and so
   the API throttle counters) between all app server processes; pages survive its outage
-  (``hkk_tournament.cache``).
+  (``hkk_tournament.web.cache``).
 - Throttle rates ``HKK_THROTTLE_*``, JSON body limits ``HKK_JSON_MAX_DEPTH``, page sizes
   ``HKK_API_*``, logging ``HKK_LOG_FORMAT`` / ``DJANGO_LOG_LEVEL``: see their sections below and
   docs/production.md.
@@ -63,16 +63,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "hkk_tournament.request_log.RequestLogMiddleware",  # X-Request-ID, one JSON log line each
-    "hkk_tournament.health.HealthCheckMiddleware",  # /healthz/, /readyz/ before host checks
+    "hkk_tournament.web.health.HealthCheckMiddleware",  # /healthz/, /readyz/ before host checks
     "django.middleware.security.SecurityMiddleware",
-    "hkk_tournament.middleware.SecurityHeadersMiddleware",  # Permissions-Policy
+    "hkk_tournament.web.middleware.SecurityHeadersMiddleware",  # Permissions-Policy
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "hkk_tournament.middleware.ApiBodyLimitMiddleware",  # 413 JSON on /api/
-    "hkk_tournament.middleware.PageUploadLimitMiddleware",  # 413 page before a form reads
-    "hkk_tournament.middleware.ApplicationErrorMiddleware",  # JSON on /api/, error pages
+    "hkk_tournament.web.middleware.ApiBodyLimitMiddleware",  # 413 JSON on /api/
+    "hkk_tournament.web.middleware.PageUploadLimitMiddleware",  # 413 page before a form reads
+    "hkk_tournament.web.middleware.ApplicationErrorMiddleware",  # JSON on /api/, error pages
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -213,7 +213,7 @@ if not DEBUG:
 # --- Cache ----------------------------------------------------------------------------------
 # The API throttles count in this cache: with several app server processes set HKK_CACHE_URL
 # (e.g. redis://127.0.0.1:6379/1) so that they share one count. An unreachable Redis never
-# fails a request (hkk_tournament.cache): pages render without it after HKK_CACHE_TIMEOUT
+# fails a request (hkk_tournament.web.cache): pages render without it after HKK_CACHE_TIMEOUT
 # seconds, throttles fail open, and Redis is left alone for HKK_CACHE_RETRY_SECONDS.
 _cache_url = env_str("HKK_CACHE_URL")
 HKK_CACHE_TIMEOUT = env_int("HKK_CACHE_TIMEOUT", 1)
@@ -222,7 +222,7 @@ if _cache_url:
         raise ImproperlyConfigured(f"HKK_CACHE_URL={_cache_url!r}: use a redis:// URL.")
     CACHES = {
         "default": {
-            "BACKEND": "hkk_tournament.cache.FailSafeRedisCache",
+            "BACKEND": "hkk_tournament.web.cache.FailSafeRedisCache",
             "LOCATION": _cache_url,
             "OPTIONS": {
                 "socket_connect_timeout": HKK_CACHE_TIMEOUT,
@@ -236,27 +236,27 @@ else:
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "hkk_tournament.schema.ErrorAwareAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "hkk_tournament.web.schema.ErrorAwareAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    # JSON with a nesting limit and strict UTF-8 (hkk_tournament.parsers); forms stay accepted.
+    # JSON with a nesting limit and strict UTF-8 (hkk_tournament.web.parsers); forms stay accepted.
     # Any other Content-Type answers 415.
     "DEFAULT_PARSER_CLASSES": [
-        "hkk_tournament.parsers.SafeJSONParser",
+        "hkk_tournament.web.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     # ?limit= is clamped to HKK_API_MAX_PAGE_SIZE; ?offset= above HKK_API_MAX_OFFSET answers 400.
-    "DEFAULT_PAGINATION_CLASS": "hkk_tournament.pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "hkk_tournament.web.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     # Only views that name a throttle_scope are throttled, and only their writes (POST, PUT,
     # PATCH, DELETE): reads — public pages, live pairings, standings — never are. Signed-in
     # callers are counted per user, anonymous ones per client IP (HKK_TRUSTED_PROXY_COUNT).
-    "DEFAULT_THROTTLE_CLASSES": ["hkk_tournament.throttling.ScopedWriteRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["hkk_tournament.web.throttling.ScopedWriteRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         # POST /api/auth/token/ (per IP, venue-sized: the lockout guards the passwords themselves).
         "login": env_str("HKK_THROTTLE_LOGIN", "300/min"),
@@ -293,7 +293,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The bounded path converters (hkk_tournament.converters) are integers in the schema.
+    # The bounded path converters (hkk_tournament.web.converters) are integers in the schema.
     "PATH_CONVERTER_OVERRIDES": {"id": int, "userid": int, "small": int},
     # Choice sets shared by fields of the same name get one schema name each.
     "ENUM_NAME_OVERRIDES": {
@@ -310,7 +310,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 HKK_MAX_UPLOAD_BYTES = env_int("HKK_MAX_UPLOAD_BYTES", 2_100_000)
 
 # One place maps errors to HTTP for the API: {"error": {"code", "message", "fields", "params"}}.
-REST_FRAMEWORK["EXCEPTION_HANDLER"] = "hkk_tournament.exceptions.api_exception_handler"
+REST_FRAMEWORK["EXCEPTION_HANDLER"] = "hkk_tournament.web.exceptions.api_exception_handler"
 
 # --- Security headers (always on) -----------------------------------------------------------
 # Content-Security-Policy (django-csp): everything from our own origin; no inline scripts, event
@@ -337,7 +337,7 @@ if env_bool("HKK_CSP_REPORT_ONLY", False):
 else:
     CONTENT_SECURITY_POLICY = _csp_policy
 SECURE_REFERRER_POLICY = "same-origin"
-#: Sent on every response by hkk_tournament.middleware.SecurityHeadersMiddleware.
+#: Sent on every response by hkk_tournament.web.middleware.SecurityHeadersMiddleware.
 HKK_PERMISSIONS_POLICY = (
     "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), "
     "magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()"

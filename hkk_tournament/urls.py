@@ -1,7 +1,7 @@
 """Root URL configuration: pages, the REST API, its OpenAPI schema, admin and language switch.
 
-``/healthz/`` and ``/readyz/`` are answered by ``hkk_tournament.health.HealthCheckMiddleware``
-before URL routing. ``handler400/403/404/500`` (``hkk_tournament.error_views``) answer JSON
+``/healthz/`` and ``/readyz/`` are answered by ``hkk_tournament.web.health.HealthCheckMiddleware``
+before URL routing. ``handler400/403/404/500`` (``hkk_tournament.web.error_views``) answer JSON
 errors under ``/api/`` and translated error pages elsewhere.
 """
 
@@ -10,7 +10,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.urls import api_urlpatterns as accounts_api_urlpatterns
-from hkk_tournament.rules_page import rules
+from hkk_tournament.web.rules_page import rules
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -27,7 +27,7 @@ urlpatterns = [
     path("", include("tournaments.pages.urls")),
 ]
 
-handler400 = "hkk_tournament.error_views.bad_request"
-handler403 = "hkk_tournament.error_views.permission_denied"
-handler404 = "hkk_tournament.error_views.page_not_found"
-handler500 = "hkk_tournament.error_views.server_error"
+handler400 = "hkk_tournament.web.error_views.bad_request"
+handler403 = "hkk_tournament.web.error_views.permission_denied"
+handler404 = "hkk_tournament.web.error_views.page_not_found"
+handler500 = "hkk_tournament.web.error_views.server_error"

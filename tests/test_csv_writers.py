@@ -25,7 +25,7 @@ from tournaments.services.csv_files import FORMULA_STARTS
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("accounts", "decks", "tournaments", "hkk_tournament")
 SAFE_WRITER = "tournaments/services/csv_files.py"
-CSV_RESPONSE = "hkk_tournament/downloads.py"
+CSV_RESPONSE = "hkk_tournament/web/downloads.py"
 
 #: The CSV downloads this test fetches: module → number of ``csv_response(`` calls in it.
 DOWNLOADS = {

@@ -1,5 +1,6 @@
 """The one error model through real requests: JSON ``{"error": {...}}`` under /api/, translated
-pages elsewhere (hkk_tournament.errors, hkk_tournament.exceptions, hkk_tournament.error_views).
+pages elsewhere (hkk_tournament.errors, hkk_tournament.web.exceptions,
+hkk_tournament.web.error_views).
 
 The raising views live in the test URLconf ``tests.error_urls``.
 """
@@ -223,7 +224,7 @@ def test_suspicious_operation_is_400(api):
 def test_body_over_the_limit_in_a_plain_api_view_is_413(api, settings, with_guard):
     """With the Content-Length guard, or without it (the view reading the body raises)."""
     if not with_guard:
-        guard = "hkk_tournament.middleware.ApiBodyLimitMiddleware"
+        guard = "hkk_tournament.web.middleware.ApiBodyLimitMiddleware"
         settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != guard]
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
     response = api.generic(
@@ -238,7 +239,7 @@ def test_body_over_the_limit_in_a_plain_api_view_is_413(api, settings, with_guar
 
 
 def test_unexpected_error_in_an_api_view_is_a_logged_json_500(api, caplog):
-    with caplog.at_level(logging.ERROR, logger="hkk_tournament.exceptions"):
+    with caplog.at_level(logging.ERROR, logger="hkk_tournament.web.exceptions"):
         response = api.get("/api/test-errors/bug/")
     error = error_of(response, 500)
     assert error["code"] == "server_error"
@@ -334,7 +335,7 @@ def test_every_operation_documents_the_error_body(api):
 
 def test_drf_error_classes_are_all_mapped():
     """Every DRF exception the API can raise has its own code, not a generic one."""
-    from hkk_tournament.exceptions import describe_exception
+    from hkk_tournament.web.exceptions import describe_exception
 
     for exc, code in [
         (drf.ParseError(), "parse_error"),

@@ -19,7 +19,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from accounts.api import TokenObtainView
-from hkk_tournament.exceptions import api_exception_handler
+from hkk_tournament.web.exceptions import api_exception_handler
 
 User = get_user_model()
 PASSWORD = "kardlap-Hatalom-42"

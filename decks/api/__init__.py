@@ -10,5 +10,5 @@ One module per resource, serializers beside the views they serve:
 Views stay thin: serializers check shapes, services decide. Errors raised on purpose
 (:mod:`decks.errors`) are rendered by the project's handler as
 ``{"error": {"code", "message", "fields", "params"}}`` (documented by
-``hkk_tournament.schema.ErrorResponseSerializer``).
+``hkk_tournament.web.schema.ErrorResponseSerializer``).
 """

@@ -22,7 +22,7 @@ from decks.services.game_start import (
     MAX_START_RULE_HAND_CHANGE,
     game_start_compute,
 )
-from hkk_tournament.schema import ErrorResponseSerializer
+from hkk_tournament.web.schema import ErrorResponseSerializer
 
 
 class GameStartPlayerInputSerializer(serializers.Serializer):

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from decks.domain.parser import MAX_TEXT_LENGTH
 from decks.services.validation import deck_validate, validation_result_dict
-from hkk_tournament.schema import ErrorResponseSerializer
+from hkk_tournament.web.schema import ErrorResponseSerializer
 
 #: Structured-input keys that hold one card (a name) rather than a list.
 SINGLE_CARD_KEYS = ("rule_card", "follower", "hero", "leader", "inquisitor", "emissary")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from hkk_tournament.converters import BIGINT_MAX, INT_MAX, SMALLINT_MAX
+from hkk_tournament.web.converters import BIGINT_MAX, INT_MAX, SMALLINT_MAX
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 

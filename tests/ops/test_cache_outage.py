@@ -1,6 +1,6 @@
 """The pages that use the shared cache keep answering with Redis unreachable, and /readyz/ tells.
 
-The cache is configured as in production (``HKK_CACHE_URL``: :class:`hkk_tournament.cache.
+The cache is configured as in production (``HKK_CACHE_URL``: :class:`hkk_tournament.web.cache.
 FailSafeRedisCache` with the production timeouts) but pointed at a port nothing listens on, so
 every cache operation meets a real refused connection. The reachable case uses the real Redis
 of ``TEST_REDIS_URL``.
@@ -17,7 +17,7 @@ from django.core.cache import caches
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from hkk_tournament.cache import FailSafeRedisCache, forget_outages
+from hkk_tournament.web.cache import FailSafeRedisCache, forget_outages
 from tests.conftest import UNREACHABLE_REDIS_URL
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
 def _redis_cache(settings, url: str, retry_seconds: float = 5) -> None:
     settings.CACHES = {
         "default": {
-            "BACKEND": "hkk_tournament.cache.FailSafeRedisCache",
+            "BACKEND": "hkk_tournament.web.cache.FailSafeRedisCache",
             "LOCATION": url,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             "RETRY_SECONDS": retry_seconds,
@@ -124,7 +124,7 @@ def test_pages_render_without_an_unreachable_cache(cache_down, running_event, ca
     assert standings["count"] == 4
     assert Token.objects.filter(user__username="olvaso").exists()
     # The outage is logged (with its cause), once per retry window, not once per operation.
-    lines = [r for r in caplog.records if r.name == "hkk_tournament.cache"]
+    lines = [r for r in caplog.records if r.name == "hkk_tournament.web.cache"]
     assert len(lines) == 1 and "Connection refused" in lines[0].getMessage()
 
 

@@ -1,4 +1,4 @@
-"""/healthz/ and /readyz/ (hkk_tournament.health) through real requests.
+"""/healthz/ and /readyz/ (hkk_tournament.web.health) through real requests.
 
 The broker and cache checks talk to real services: Redis on 127.0.0.1:6379 (``TEST_REDIS_URL``
 overrides) and a refused port on the loopback for the failing cases. What the pages do with the
@@ -57,7 +57,7 @@ def test_readyz_with_a_running_broker_is_ready(client, settings):
 @pytest.mark.django_db
 def test_readyz_with_a_running_shared_cache_is_ready(client, settings):
     settings.CACHES = {
-        "default": {"BACKEND": "hkk_tournament.cache.FailSafeRedisCache", "LOCATION": REDIS_URL}
+        "default": {"BACKEND": "hkk_tournament.web.cache.FailSafeRedisCache", "LOCATION": REDIS_URL}
     }
     settings.CELERY_BROKER_URL = ""
     settings.CELERY_TASK_ALWAYS_EAGER = True
@@ -70,7 +70,7 @@ def test_readyz_with_a_running_shared_cache_is_ready(client, settings):
 def test_readyz_fails_with_the_shared_cache_unreachable(client, settings, caplog):
     settings.CACHES = {
         "default": {
-            "BACKEND": "hkk_tournament.cache.FailSafeRedisCache",
+            "BACKEND": "hkk_tournament.web.cache.FailSafeRedisCache",
             "LOCATION": REFUSED_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }

@@ -1,5 +1,5 @@
-"""Hostile input gets a 4xx in the one error shape, never a 500 (hkk_tournament.parsers,
-hkk_tournament.pagination, hkk_tournament.exceptions), through real requests.
+"""Hostile input gets a 4xx in the one error shape, never a 500 (hkk_tournament.web.parsers,
+hkk_tournament.web.pagination, hkk_tournament.web.exceptions), through real requests.
 
 The last tests sweep every operation of the OpenAPI schema, signed in as a superuser against a
 started tournament with a paired round, with malformed bodies and out-of-range values.
@@ -17,8 +17,8 @@ from django.conf import settings as django_settings
 from django.db import DataError
 from rest_framework.test import APIClient
 
-from hkk_tournament.exceptions import api_exception_handler
-from hkk_tournament.parsers import nesting_depth_exceeds
+from hkk_tournament.web.exceptions import api_exception_handler
+from hkk_tournament.web.parsers import nesting_depth_exceeds
 from tests.factories import eager_celery  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db

@@ -102,7 +102,7 @@ def test_an_api_500_log_and_body_carry_the_request_id(caplog):
     assert response.status_code == 500
     assert response["X-Request-ID"] == "trace-500-api"
     assert response.json()["error"]["params"] == {"request_id": "trace-500-api"}
-    [error] = [r for r in caplog.records if r.name == "hkk_tournament.exceptions"]
+    [error] = [r for r in caplog.records if r.name == "hkk_tournament.web.exceptions"]
     assert error.exc_info and error.request_id == "trace-500-api"
     line = json.loads(_json_formatter().format(error))
     assert line["request_id"] == "trace-500-api"

@@ -1,4 +1,4 @@
-"""Throttles (hkk_tournament.throttling, REST_FRAMEWORK rates) through real requests.
+"""Throttles (hkk_tournament.web.throttling, REST_FRAMEWORK rates) through real requests.
 
 Only writes to views with a ``throttle_scope`` are counted; reads never are, so a venue full of
 players behind one address can refresh pairings and standings as often as they like.

@@ -1,4 +1,4 @@
-"""Warming a new Gunicorn worker (``hkk_tournament.warmup`` from gunicorn.conf.py's
+"""Warming a new Gunicorn worker (``hkk_tournament.web.warmup`` from gunicorn.conf.py's
 ``post_worker_init``): URL patterns, languages and every project template are loaded before the
 worker takes requests, with no database access, and a failure never stops the worker."""
 
@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.template import TemplateSyntaxError
 
-from hkk_tournament import warmup
+from hkk_tournament.web import warmup
 
 
 def test_warm_compiles_every_project_template_without_the_database(caplog):
@@ -21,7 +21,7 @@ def test_warm_compiles_every_project_template_without_the_database(caplog):
     names = warmup.project_templates()
     assert "base.html" in names and "tournaments/public/standings.html" in names
     assert len(names) > 20
-    with caplog.at_level(logging.WARNING, logger="hkk_tournament.warmup"):
+    with caplog.at_level(logging.WARNING, logger="hkk_tournament.web.warmup"):
         assert warmup.warm() == len(names)
     assert caplog.records == []
 
@@ -35,7 +35,7 @@ def test_a_failing_template_is_logged_and_the_rest_compiled(monkeypatch, caplog)
         return real(name)
 
     monkeypatch.setattr(warmup, "get_template", broken)
-    with caplog.at_level(logging.WARNING, logger="hkk_tournament.warmup"):
+    with caplog.at_level(logging.WARNING, logger="hkk_tournament.web.warmup"):
         assert warmup.warm() == len(warmup.project_templates()) - 1
     assert "base.html" in caplog.text
 
@@ -45,7 +45,7 @@ def test_a_failing_url_warm_up_is_logged(monkeypatch, caplog):
         raise RuntimeError("no urls")
 
     monkeypatch.setattr(warmup, "get_resolver", fails)
-    with caplog.at_level(logging.WARNING, logger="hkk_tournament.warmup"):
+    with caplog.at_level(logging.WARNING, logger="hkk_tournament.web.warmup"):
         assert warmup.warm() > 0
     assert "warm-up of URLs and languages failed" in caplog.text
 

@@ -24,7 +24,7 @@ Anonymous callers get 403 (``not_authenticated``; 401 with token auth headers) o
 that needs a role; signed-in callers without the role get 403.
 
 Errors (``hkk_tournament.errors.ApplicationError`` and DRF's own) are rendered by the project's
-one handler (``hkk_tournament.exceptions.api_exception_handler``) as
+one handler (``hkk_tournament.web.exceptions.api_exception_handler``) as
 ``{"error": {"code", "message", "fields", "params"}}``: ``NotFound`` → 404, ``Conflict`` → 409
 (duplicate or concurrent write), ``InvalidState`` → 409 (well-formed, but the tournament, round
 or match is in the wrong state; RFC 9110 §15.5.10), ``ValidationFailed`` → 400 (bad input).

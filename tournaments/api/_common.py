@@ -1,9 +1,9 @@
 """Shared pieces of the tournaments API views: the base class with the role-checked tournament
 lookups, the documented error responses and the CSV response.
 
-Errors are rendered by the project's one DRF handler (``hkk_tournament.exceptions``, settings
+Errors are rendered by the project's one DRF handler (``hkk_tournament.web.exceptions``, settings
 ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``) with the body of
-``hkk_tournament.schema.ErrorResponseSerializer``: ``{"error": {"code", "message", "fields",
+``hkk_tournament.web.schema.ErrorResponseSerializer``: ``{"error": {"code", "message", "fields",
 "params"}}``.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.views import APIView
 
-from hkk_tournament.schema import ErrorResponseSerializer
+from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.permissions import (

@@ -13,8 +13,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.converters import SMALLINT_MAX
-from hkk_tournament.schema import ErrorResponseSerializer
+from hkk_tournament.web.converters import SMALLINT_MAX
+from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Round

@@ -13,7 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.converters import ID_MAX
+from hkk_tournament.web.converters import ID_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.models import DeckCheck

@@ -20,8 +20,8 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.schema import ErrorResponseSerializer
-from hkk_tournament.throttling import failures_counted
+from hkk_tournament.web.schema import ErrorResponseSerializer
+from hkk_tournament.web.throttling import failures_counted
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.api.rounds import RoundDetailOutputSerializer, round_payload, round_response

@@ -22,10 +22,10 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament import http_cache
-from hkk_tournament.downloads import csv_response
-from hkk_tournament.pagination import BoundedLimitOffsetPagination
-from hkk_tournament.schema import ErrorResponseSerializer
+from hkk_tournament.web import http_cache
+from hkk_tournament.web.downloads import csv_response
+from hkk_tournament.web.pagination import BoundedLimitOffsetPagination
+from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.api._common import READ_ERRORS, TournamentApi
 from tournaments.models import Round
@@ -86,7 +86,7 @@ class ExportOutputSerializer(serializers.Serializer):
 class StandingsPagination(BoundedLimitOffsetPagination):
     """``?limit=&offset=`` of the standings: ``STANDINGS_DEFAULT_LIMIT`` rows by default, at
     most ``STANDINGS_MAX_LIMIT`` (a larger limit is clamped to it, DRF's ``max_limit``);
-    ``offset`` as every list (``hkk_tournament.pagination``). The ``next`` / ``previous``
+    ``offset`` as every list (``hkk_tournament.web.pagination``). The ``next`` / ``previous``
     links are built from the canonical parameters (:meth:`envelope`), so equal requests get
     equal bytes whatever else their query string held."""
 

@@ -16,7 +16,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.converters import ID_MAX, INT_MAX, SMALLINT_MAX
+from hkk_tournament.web.converters import ID_MAX, INT_MAX, SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Match, Tournament

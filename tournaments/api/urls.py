@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-import hkk_tournament.converters  # noqa: F401  (registers <id:…>, <small:…>)
+import hkk_tournament.web.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.api import (
     clock,
     deck_checks,

@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from hkk_tournament.downloads import csv_response
 from hkk_tournament.errors import ApplicationError, error_message
+from hkk_tournament.web.downloads import csv_response
 from tournaments import selectors, services
 from tournaments.pages.common import (
     judged_tournament,

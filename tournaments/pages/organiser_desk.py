@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from hkk_tournament.errors import ApplicationError, TooManyRequests
 from hkk_tournament.mail import mail_delivers
-from hkk_tournament.throttling import attempt_budgets, check_and_count, failures_counted
+from hkk_tournament.web.throttling import attempt_budgets, check_and_count, failures_counted
 from tournaments import selectors, services
 from tournaments.pages import printouts
 from tournaments.pages.common import (

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET
 
-from hkk_tournament import http_cache
+from hkk_tournament.web import http_cache
 from tournaments import selectors, services
 from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentAction
 from tournaments.pages.common import visible_round, visible_tournament

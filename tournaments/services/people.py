@@ -6,7 +6,7 @@ A code is one-time (cleared when claimed) and expires ``settings.HKK_CLAIM_CODE_
 it is made (30 days by default); asking for the code of a player whose code expired makes a new
 one. Nobody claims a player of an event they staff (owner, co-organiser or judge): they would
 judge their own matches. Guessing is throttled by the views (failed attempts per user and per
-address, ``hkk_tournament.throttling``).
+address, ``hkk_tournament.web.throttling``).
 
 Sources: docs/rules.md §16 (Deck checks, penalties and result reporting: players report their
 own matches).

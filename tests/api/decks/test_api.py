@@ -189,7 +189,9 @@ def test_oversized_body_is_413_with_a_message(api, settings):
 
 def test_oversized_body_without_the_middleware_is_still_413(api, settings):
     settings.MIDDLEWARE = [
-        m for m in settings.MIDDLEWARE if m != "hkk_tournament.middleware.ApiBodyLimitMiddleware"
+        m
+        for m in settings.MIDDLEWARE
+        if m != "hkk_tournament.web.middleware.ApiBodyLimitMiddleware"
     ]
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
     response = api.post(VALIDATE, {"format": "hkk", "text": "3 Garokk\n" * 5_000}, format="json")

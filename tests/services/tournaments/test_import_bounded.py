@@ -150,8 +150,8 @@ def test_statement_timeout_is_set_and_stops_a_long_statement() -> None:
 def test_a_cancelled_statement_answers_503_on_the_api_and_the_pages() -> None:
     from django.test import RequestFactory
 
-    from hkk_tournament.exceptions import describe_exception
-    from hkk_tournament.middleware import ApplicationErrorMiddleware
+    from hkk_tournament.web.exceptions import describe_exception
+    from hkk_tournament.web.middleware import ApplicationErrorMiddleware
 
     with connection.cursor() as cursor:
         cursor.execute("SET statement_timeout = '50ms'")

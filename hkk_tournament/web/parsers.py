@@ -2,7 +2,7 @@
 
 Registered first in ``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]`` (before DRF's form and
 multipart parsers). Every hostile body becomes a DRF ``ParseError``, which the project's
-exception handler answers 400 in the one error shape (``hkk_tournament.exceptions``):
+exception handler answers 400 in the one error shape (``hkk_tournament.web.exceptions``):
 
 - bytes that are not valid in the declared charset (UTF-8 unless the ``Content-Type`` names
   another text encoding), or a ``\\uD800``-style escape of a lone surrogate (not a character)
@@ -15,7 +15,7 @@ exception handler answers 400 in the one error shape (``hkk_tournament.exception
 - anything else that is not JSON, including ``NaN``/``Infinity`` and integers longer than
   Python's 4300-digit limit → ``parse_error`` (DRF's "JSON parse error - …").
 
-Over-long bodies are rejected before parsing (413, ``hkk_tournament.middleware``); wrong
+Over-long bodies are rejected before parsing (413, ``hkk_tournament.web.middleware``); wrong
 content types answer 415 (no parser matches).
 """
 

@@ -15,7 +15,7 @@ is answered; the body is JSON, ``Cache-Control: no-store``.
     page needs it: down means **503**.
   - ``cache``: the shared cache (``HKK_CACHE_URL``) answers ``PING`` (timeout
     ``HKK_CACHE_TIMEOUT``), asked directly, not through the fail-safe backend
-    (:mod:`hkk_tournament.cache`). Down means **503** (pages still render without it, but
+    (:mod:`hkk_tournament.web.cache`). Down means **503** (pages still render without it, but
     throttles cannot count and every answer is rendered afresh); with
     ``HKK_READYZ_CACHE_REQUIRED=0`` it only degrades the node (one Redis shared by every node).
     Without ``HKK_CACHE_URL`` the per-process memory cache is used: ``"local (per process)"``.
@@ -27,7 +27,7 @@ is answered; the body is JSON, ``Cache-Control: no-store``.
   Answers: 200 ``{"status": "ok", "database": "ok", "cache": "ok", "broker": "ok"}``; 200
   ``{"status": "degraded", …, "degraded": [names]}`` when only optional checks failed; 503
   ``{"status": "unavailable", …, "failed": [names]}`` (plus ``"degraded"`` when some optional
-  ones failed too). The cause of a failure is logged on ``hkk_tournament.health``, never
+  ones failed too). The cause of a failure is logged on ``hkk_tournament.web.health``, never
   revealed.
 """
 
@@ -94,7 +94,7 @@ def check_broker() -> str:
 def check_cache(alias: str = "default") -> str:
     """``"ok"`` when the shared cache ``alias`` answers ``PING``, ``"unavailable"`` when it does
     not, ``"local (per process)"`` for a cache that is not shared (no ``HKK_CACHE_URL``)."""
-    from hkk_tournament.cache import FailSafeRedisCache
+    from hkk_tournament.web.cache import FailSafeRedisCache
 
     backend = caches[alias]
     if not isinstance(backend, FailSafeRedisCache):

@@ -3,11 +3,11 @@
 - :func:`bad_request`, :func:`permission_denied`, :func:`page_not_found`, :func:`server_error`:
   the root URLconf's ``handler400/403/404/500``. They answer requests that never reach a DRF
   view (an unknown ``/api/`` path, an error raised by a middleware) with the JSON body of
-  ``hkk_tournament.exceptions`` under ``/api/``; other paths get ``templates/400.html``,
+  ``hkk_tournament.web.exceptions`` under ``/api/``; other paths get ``templates/400.html``,
   ``403.html``, ``404.html``, ``500.html`` in the active language (Hungarian by default).
 - :func:`render_application_error`: the one page renderer of
   ``hkk_tournament.errors.ApplicationError``: ``templates/error.html`` with the translated
-  message and the error's status. ``hkk_tournament.middleware.ApplicationErrorMiddleware``
+  message and the error's status. ``hkk_tournament.web.middleware.ApplicationErrorMiddleware``
   calls it for every ``ApplicationError`` a page view lets escape; a view that re-shows a form
   instead catches the error and shows ``hkk_tournament.errors.error_message(exc)``.
 """
@@ -23,14 +23,14 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 
 from hkk_tournament.errors import ApplicationError, error_message, retry_after
-from hkk_tournament.exceptions import (
+from hkk_tournament.request_log import current_request_id
+from hkk_tournament.web.exceptions import (
     ApiError,
     describe_exception,
     is_api_request,
     not_found,
     unexpected_error,
 )
-from hkk_tournament.request_log import current_request_id
 
 logger = logging.getLogger(__name__)
 

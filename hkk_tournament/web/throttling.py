@@ -9,11 +9,11 @@ often as it likes. A signed-in caller is counted per user, an anonymous one per 
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (environment ``HKK_THROTTLE_*``) and are read at
 request time. The counters live in the default cache: with several app server processes set
 ``HKK_CACHE_URL`` to Redis so that they share them. While that Redis is unreachable the
-throttles **fail open** (:mod:`hkk_tournament.cache` answers "no count yet" and drops the
+throttles **fail open** (:mod:`hkk_tournament.web.cache` answers "no count yet" and drops the
 write); the login stays guarded by the django-axes lockout in the database.
 
 Over the limit the API answers 429 ``throttled`` with ``Retry-After`` and ``params["wait"]``
-(``hkk_tournament.exceptions``); a page view calls :func:`check_page_rate` and gets
+(``hkk_tournament.web.exceptions``); a page view calls :func:`check_page_rate` and gets
 ``hkk_tournament.errors.TooManyRequests`` (the 429 error page, ``Retry-After`` too).
 
 Attempts that guess a secret (claim codes) or send mail (invitations, password reset) are

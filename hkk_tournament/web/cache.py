@@ -2,7 +2,7 @@
 
 :class:`FailSafeRedisCache` is Django's ``RedisCache`` with every operation guarded: when Redis
 refuses the connection or times out, the operation logs the error (logger
-``hkk_tournament.cache``, level ``ERROR``, with the request id) and answers as if the cache
+``hkk_tournament.web.cache``, level ``ERROR``, with the request id) and answers as if the cache
 were empty and every write lost: ``get`` returns its default, ``get_many`` ``{}``, ``has_key``,
 ``add``, ``touch``, ``delete`` and ``clear`` ``False``, ``set_many`` every key (none stored),
 ``set`` and ``delete_many`` nothing; ``incr`` / ``decr`` raise ``ValueError`` like for a missing
@@ -10,7 +10,7 @@ key. So with the cache down:
 
 - the live page, the standings page and the standings API render their fragments and bodies
   afresh on every request (correct, only slower);
-- the API and page throttles (``hkk_tournament.throttling``, counters in this cache) **fail
+- the API and page throttles (``hkk_tournament.web.throttling``, counters in this cache) **fail
   open**: no count can be kept, so nothing is refused for its rate. The login itself stays
   guarded by the django-axes lockout, which lives in the database.
 
@@ -21,7 +21,7 @@ operation, and the log gets one line per window. The connection and socket timeo
 from ``OPTIONS`` (``socket_connect_timeout``, ``socket_timeout``: ``HKK_CACHE_TIMEOUT``).
 
 ``/readyz/`` does not go through this guard: it pings Redis itself
-(:func:`hkk_tournament.health.check_cache`).
+(:func:`hkk_tournament.web.health.check_cache`).
 """
 
 from __future__ import annotations

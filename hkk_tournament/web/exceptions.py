@@ -2,7 +2,7 @@
 
 :func:`describe_exception` turns any exception the project knows into an :class:`ApiError`
 (status, code, message, fields, params, headers); :func:`api_exception_handler` (DRF
-``EXCEPTION_HANDLER``) and the Django-level views of ``hkk_tournament.error_views`` answer it
+``EXCEPTION_HANDLER``) and the Django-level views of ``hkk_tournament.web.error_views`` answer it
 with the body of ``hkk_tournament.errors.error_body``::
 
     {"error": {"code": str, "message": str, "fields": {field: [str]}, "params": {str: JSON}}}
@@ -250,7 +250,7 @@ def error_response(error: ApiError) -> Response:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF ``EXCEPTION_HANDLER``: every exception → a JSON error ``Response`` (never ``None``).
 
-    Unexpected exceptions are logged with their traceback (logger ``hkk_tournament.exceptions``)
+    Unexpected exceptions are logged with their traceback (logger ``hkk_tournament.web.exceptions``)
     and answered 500 ``server_error``.
     """
     set_rollback()

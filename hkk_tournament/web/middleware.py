@@ -10,10 +10,10 @@ the ``Permissions-Policy`` header.
   the body (Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE`` leaves uploaded files out, so a 50 MB
   file would otherwise be stored in full before any size check).
 - :class:`ApplicationErrorMiddleware` answers exceptions a non-DRF view lets escape: under
-  ``/api/`` every known exception becomes the JSON error body (``hkk_tournament.exceptions``;
+  ``/api/`` every known exception becomes the JSON error body (``hkk_tournament.web.exceptions``;
   unknown ones go on to ``handler500``, which answers JSON too); on pages an
   ``ApplicationError`` becomes ``error.html`` with its translated message and status
-  (``hkk_tournament.error_views.render_application_error``); a ``django.db.DataError`` or
+  (``hkk_tournament.web.error_views.render_application_error``); a ``django.db.DataError`` or
   ``OverflowError`` (a value the database refused) becomes the 400 page, a statement cancelled
   by PostgreSQL's ``statement_timeout`` the 503 page.
 - :class:`SecurityHeadersMiddleware` sets ``Permissions-Policy`` from
@@ -35,9 +35,9 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
-from hkk_tournament.error_views import bad_request, json_error, render_application_error
 from hkk_tournament.errors import ApplicationError
-from hkk_tournament.exceptions import describe_exception, is_api_request, request_too_large
+from hkk_tournament.web.error_views import bad_request, json_error, render_application_error
+from hkk_tournament.web.exceptions import describe_exception, is_api_request, request_too_large
 
 
 def _declared_length(request: HttpRequest) -> int:
