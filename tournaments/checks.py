@@ -4,15 +4,15 @@ registry entry, and every entry is whole.
 
 Registries: ``tournaments.domain.first_player_policies.POLICIES``,
 ``tournaments.domain.standings.TIEBREAKERS``, ``tournaments.domain.games.GAMES``. Stored data:
-``Tournament.first_player_policy`` / ``match_structure`` / ``tiebreakers`` and
+``Tournament.match_structure`` / ``tiebreakers`` and
 ``decks.Format.first_player_policy`` / ``match_structure`` / ``default_tiebreakers`` / game.
 
 Errors (``Error.id``):
 
 * ``tournaments.E001``: a registry entry without its label, rule, source or column, or a game
   entry naming a tiebreaker that is not registered.
-* ``tournaments.E002``: a tournament names a first-player policy or tiebreaker with no entry,
-  or stores a match structure that is not valid.
+* ``tournaments.E002``: a tournament names a tiebreaker with no entry, or stores a match
+  structure that is not valid (one naming a first-player policy with no entry among them).
 * ``tournaments.E003``: a format names a policy or tiebreaker with no entry, stores an invalid
   match structure, or belongs to a game with no entry in ``GAMES``.
 
@@ -88,13 +88,9 @@ def _stored_problems(
 def _tournament_errors() -> Iterable[CheckMessage]:
     from tournaments.models import Tournament
 
-    rows = (
-        Tournament.objects.order_by()
-        .values_list("first_player_policy", "match_structure", "tiebreakers")
-        .distinct()
-    )
-    for policy, structure, tiebreakers in rows:
-        for problem in _stored_problems(policy, structure, tiebreakers, structure_required=False):
+    rows = Tournament.objects.order_by().values_list("match_structure", "tiebreakers").distinct()
+    for structure, tiebreakers in rows:
+        for problem in _stored_problems("", structure, tiebreakers, structure_required=True):
             yield Error(
                 f"Stored tournaments: {problem}.",
                 hint="Register the entry, or correct the tournaments in the admin.",

@@ -97,7 +97,8 @@ from tournaments.services.rolls import (
 from tournaments.services.round_fixes import (
     MISSED_CHOICES,
     MissedChoice,
-    entry_drop_after_pairing,
+    entry_drop_and_repair,
+    entry_drop_with_bye,
     round_discard,
     round_unpublish,
 )
@@ -133,6 +134,7 @@ from tournaments.services.top_cut import (
     top_cut_start,
 )
 from tournaments.services.tournaments import (
+    TournamentSettings,
     tournament_create,
     tournament_finish,
     tournament_open_registration,
@@ -142,6 +144,7 @@ from tournaments.services.tournaments import (
 
 __all__ = [
     "MatchOutcome",
+    "TournamentSettings",
     "NextRight",
     "PAIR_RULE_CARD_MISMATCH",
     "clock_read",
@@ -155,7 +158,8 @@ __all__ = [
     "entries_import",
     "entry_check_in",
     "entry_drop",
-    "entry_drop_after_pairing",
+    "entry_drop_and_repair",
+    "entry_drop_with_bye",
     "entry_has_legal_lists",
     "entry_is_pairable",
     "entry_override_deck",
