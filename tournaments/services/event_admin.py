@@ -16,8 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament, TournamentAction
 from tournaments.services._common import lock_tournament, require_status
-from tournaments.services._details import apply_details
-from tournaments.services.tournaments import SCORING_FIELDS
+from tournaments.services.tournaments import SCORING_FIELDS, apply_details
 
 S = Tournament.Status
 

@@ -1,9 +1,11 @@
-"""A tournament's life cycle: create (with its match settings and scoring), open registration,
-change the planned rounds, start (locking the deck lists) and finish.
+"""A tournament's life cycle: create (with its match settings, scoring, the kind its format
+implies and its descriptive details: date and time, venue, description, player cap), open
+registration, change the planned rounds, start (locking the deck lists) and finish.
 
 Sources: docs/rules.md §8 (HKK tournament structure and scoring), §6 (HKK first-player
-rights), §11 (WoW TCG matches and first player), §14 (Swiss pairing and byes) and §15 (Match
-points and tiebreakers).
+rights), §7 (HKK pair tournaments: the Páros format makes a pair event), §11 (WoW TCG matches
+and first player), §14 (Swiss pairing and byes; the player cap) and §15 (Match points and
+tiebreakers).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from tournaments.services._common import (
     lock_tournament,
     require_status,
 )
-from tournaments.services._details import apply_details, kind_for_format
 from tournaments.services.deck_lists import lock_lists, require_pairable
 
 S = Tournament.Status
@@ -51,6 +52,54 @@ SCORING_FIELDS = frozenset(
 
 
 # --- create -------------------------------------------------------------------------------
+
+
+def format_kind(fmt: Format) -> str:
+    """The event kind a format implies: ``pair`` when its rule-set parameters say
+    ``"pair": true`` (HKK Páros, docs/rules.md §7 (HKK pair tournaments)), else ``individual``."""
+    params = fmt.params if isinstance(fmt.params, dict) else {}
+    return Tournament.Kind.PAIR if params.get("pair") else Tournament.Kind.INDIVIDUAL
+
+
+def kind_for_format(fmt: Format, kind: str | None) -> str:
+    """The event kind: ``kind`` when given and it agrees with :func:`format_kind`, else the
+    format's. Raises ``ValidationFailed("kind_mismatch")`` (field ``kind``) when they differ."""
+    implied = format_kind(fmt)
+    if kind and kind in Tournament.Kind.values and kind != implied:
+        raise ValidationFailed(
+            "kind_mismatch",
+            _("The format %(format)s is played by %(kind)s entries.")
+            % {"format": fmt.name, "kind": Tournament.Kind(implied).label},
+            {"kind": kind, "format_kind": implied},
+            fields={"kind": [_("This format decides the kind.")]},
+        )
+    return kind or implied
+
+
+#: The descriptive fields ``tournament_set_details`` changes.
+DETAIL_FIELDS = ("starts_at", "venue", "description", "max_entries")
+
+
+def apply_details(tournament: Tournament, details: Mapping[str, Any]) -> None:
+    unknown = set(details) - set(DETAIL_FIELDS)
+    if unknown:
+        raise ValidationFailed(
+            "invalid_value",
+            _("Unknown event detail: %(key)s.") % {"key": ", ".join(sorted(unknown))},
+            {"fields": sorted(unknown)},
+        )
+    cap = details.get("max_entries", tournament.max_entries)
+    if cap is not None and (not isinstance(cap, int) or cap < 2):
+        raise ValidationFailed(
+            "invalid_value",
+            _("The player cap must be at least 2."),
+            {"field": "max_entries"},
+            fields={"max_entries": [_("The player cap must be at least 2.")]},
+        )
+    for key, value in details.items():
+        if key in ("venue", "description"):
+            value = str(value or "").strip()
+        setattr(tournament, key, value)
 
 
 def _game_slug(fmt: Format) -> str:
@@ -277,8 +326,8 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament in ``draft``.
 
-    ``kind`` follows the format (``kind_for_format``); ``details``: date, venue, description,
-    player cap (``apply_details``).
+    ``kind`` follows the format (:func:`kind_for_format`); ``details``: date, venue,
+    description, player cap (:func:`apply_details`).
 
     The match structure (first-player policy, games per match, best-of ending, draws, Blue Moon
     crystal score) is copied from the format (:func:`format_structure`): HKK formats the HKK
