@@ -64,6 +64,13 @@ from tournaments.services.match_results import (
     outcome_games,
     report_outcomes,
 )
+from tournaments.services.match_rules import (
+    NextRight,
+    match_next_right,
+    match_set_die_roll,
+    match_set_game3_roll,
+    match_set_reroll_agreement,
+)
 from tournaments.services.options import tournament_set_options
 from tournaments.services.penalties import penalties_csv, penalties_of, penalty_record
 from tournaments.services.people import (
@@ -87,13 +94,6 @@ from tournaments.services.reports import (
 )
 from tournaments.services.results import game_correct, game_record
 from tournaments.services.results_archive import round_results_restore
-from tournaments.services.rolls import (
-    NextRight,
-    match_next_right,
-    match_set_die_roll,
-    match_set_game3_roll,
-    match_set_reroll_agreement,
-)
 from tournaments.services.round_fixes import (
     MISSED_CHOICES,
     MissedChoice,
