@@ -75,8 +75,6 @@ class FormatFactory(factory.django.DjangoModelFactory[Format]):
     name = factory.LazyAttribute(lambda f: f.slug)
     rule_set = "hkk"
     copy_limit = 3
-    first_player_policy = "hkk"
-    games_per_match = 3
     default_tiebreakers = factory.LazyFunction(lambda: ["buchholz", "game_points"])
 
 

@@ -36,13 +36,11 @@ def _admin_form(structure) -> FormatMatchStructureForm:
             "sideboard_size",
             "min_main",
             "copy_limit",
-            "first_player_policy",
         )
         if getattr(fmt, field) is not None
     }
     data.update(
         game=fmt.game_id,
-        games_per_match=3,
         colours_not_counted="[]",
         params="{}",
         default_tiebreakers="[]",

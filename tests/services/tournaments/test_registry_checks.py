@@ -58,9 +58,13 @@ def test_a_format_of_a_game_without_an_entry_fails_the_check():
 
 def test_a_format_with_an_invalid_structure_or_policy_fails_the_check():
     Format.objects.filter(slug="hkk").update(
-        first_player_policy="coin_flip", match_structure={"policy": "hkk", "games_per_match": 7}
+        match_structure={"policy": "hkk", "games_per_match": 7, "ends_when_decided": False}
     )
-    assert _ids(registry_drift()) == ["tournaments.E003", "tournaments.E003"]
+    assert _ids(registry_drift()) == ["tournaments.E003"]
+    Format.objects.filter(slug="hkk").update(
+        match_structure={"policy": "coin_flip", "games_per_match": 1, "ends_when_decided": True}
+    )
+    assert _ids(registry_drift()) == ["tournaments.E003"]
 
 
 def test_an_entry_without_its_label_fails_the_check(monkeypatch):
