@@ -210,7 +210,7 @@ def main() -> None:
         name=f"Benchmark {args.entries}",
         format_slug="hkk",
         kind=Tournament.Kind.INDIVIDUAL,
-        planned_rounds=args.rounds,
+        settings=services.TournamentSettings(planned_rounds=args.rounds),
     )
     services.tournament_set_options(tournament=tournament, is_public=True)
     services.tournament_open_registration(tournament=tournament)

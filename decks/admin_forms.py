@@ -101,8 +101,6 @@ class FormatAdminForm(forms.ModelForm):
             "colour_limit",
             "colours_not_counted",
             "params",
-            "first_player_policy",
-            "games_per_match",
             "match_structure",
             "default_tiebreakers",
             "is_active",

@@ -12,5 +12,11 @@ class DecksConfig(AppConfig):
     verbose_name = _("Decks")
 
     def ready(self) -> None:
-        """Register the decks Celery tasks in every process (web, worker, shell)."""
+        """Register the decks Celery tasks in every process (web, worker, shell) and the system
+        check of the deck sections (``decks.checks``)."""
+        from django.core import checks
+
         from decks import tasks  # noqa: F401  (imported for its task registrations)
+        from decks.checks import deck_section_drift
+
+        checks.register(deck_section_drift)

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from decks.domain.sections import DECK_SECTIONS
 from decks.domain.types import Violation
 
 #: One message per violation code. Placeholders name the keys of ``Violation.params`` (plus
@@ -156,18 +157,20 @@ PARSE_REASONS: dict[str, object] = {
 }
 GENERIC_PARSE_REASON = _("the line is not in the form “3 Card name”.")
 
-#: Deck sections (``decks.domain.parser.SECTIONS``) as users call them.
-SECTIONS: dict[str, object] = {
-    "main": _("deck"),
-    "sideboard": _("sideboard"),
-    "rule_card": _("rule card"),
-    "follower": _("follower"),
-    "hero": _("hero"),
-    "leader": _("leader"),
-    "inquisitor": _("inquisitor"),
-    "emissary": _("emissary"),
-    "guild": _("guild"),
-}
+#: Names a violation's ``section`` may take beyond the deck sections
+#: (``decks.domain.sections.DECK_SECTIONS``, whose ``label`` names them).
+OTHER_SECTIONS: dict[str, object] = {"guild": _("guild")}
+
+
+def section_text(code: object) -> str:
+    """What users call the section ``code``: its registry entry's ``label``, translated."""
+    if code is None:
+        return "?"
+    section = DECK_SECTIONS.get(str(code))
+    if section is not None:
+        return gettext(section.label)
+    return _lookup(OTHER_SECTIONS, code)
+
 
 #: Card kinds (``decks.domain.types.CardKind`` values).
 KINDS: dict[str, object] = {
@@ -221,7 +224,7 @@ def message_params(violation: Violation) -> dict[str, str]:
     values: dict[str, str] = {key: _text(value) for key, value in params.items()}
     values.setdefault("card", violation.card or "?")
     values["code"] = violation.code
-    values["section_text"] = _lookup(SECTIONS, params.get("section"))
+    values["section_text"] = section_text(params.get("section"))
     values["kind_text"] = _lookup(KINDS, params.get("kind"))
     values["trait_text"] = _lookup(TRAITS, params.get("trait"))
     values["assumed_kind_text"] = _lookup(KINDS, params.get("assumed_kind"))

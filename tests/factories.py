@@ -75,8 +75,6 @@ class FormatFactory(factory.django.DjangoModelFactory[Format]):
     name = factory.LazyAttribute(lambda f: f.slug)
     rule_set = "hkk"
     copy_limit = 3
-    first_player_policy = "hkk"
-    games_per_match = 3
     default_tiebreakers = factory.LazyFunction(lambda: ["buchholz", "game_points"])
 
 
@@ -139,13 +137,21 @@ def make_tournament(
     """A tournament in registration with ``entries`` entries (players "P1"…, or teams "T1"…).
 
     ``decks=True`` submits a legal list for every member (needs ``hkk_catalogue``); otherwise
-    every entry gets an organiser override so it can be paired without lists.
+    every entry gets an organiser override so it can be paired without lists. ``options``
+    are ``services.TournamentSettings`` fields, or ``details``.
     """
     if kind == Tournament.Kind.PAIR and format_slug == "hkk":
         format_slug = "hkk-paros"  # the format decides the kind (docs/rules.md §7)
     ensure_format(format_slug)
+    fields = set(services.TournamentSettings.__dataclass_fields__)
+    settings = services.TournamentSettings(**{k: v for k, v in options.items() if k in fields})
     t = services.tournament_create(
-        owner=owner, name="Test event", format_slug=format_slug, kind=kind, **options
+        owner=owner,
+        name="Test event",
+        format_slug=format_slug,
+        kind=kind,
+        settings=settings,
+        **{k: v for k, v in options.items() if k not in fields},
     )
     t = services.tournament_open_registration(tournament=t)
     made = []

@@ -4,15 +4,15 @@ registry entry, and every entry is whole.
 
 Registries: ``tournaments.domain.first_player_policies.POLICIES``,
 ``tournaments.domain.standings.TIEBREAKERS``, ``tournaments.domain.games.GAMES``. Stored data:
-``Tournament.first_player_policy`` / ``match_structure`` / ``tiebreakers`` and
-``decks.Format.first_player_policy`` / ``match_structure`` / ``default_tiebreakers`` / game.
+``Tournament.match_structure`` / ``tiebreakers`` and
+``decks.Format.match_structure`` / ``default_tiebreakers`` / game.
 
 Errors (``Error.id``):
 
 * ``tournaments.E001``: a registry entry without its label, rule, source or column, or a game
   entry naming a tiebreaker that is not registered.
-* ``tournaments.E002``: a tournament names a first-player policy or tiebreaker with no entry,
-  or stores a match structure that is not valid.
+* ``tournaments.E002``: a tournament names a tiebreaker with no entry, or stores a match
+  structure that is not valid (one naming a first-player policy with no entry among them).
 * ``tournaments.E003``: a format names a policy or tiebreaker with no entry, stores an invalid
   match structure, or belongs to a game with no entry in ``GAMES``.
 
@@ -67,13 +67,10 @@ def _entry_errors() -> list[CheckMessage]:
     return errors
 
 
-def _stored_problems(
-    policy: str, structure: Any, tiebreakers: Any, *, structure_required: bool
-) -> list[str]:
-    """What is wrong with one row's policy code, match structure JSON and tiebreaker list."""
+def _stored_problems(structure: Any, tiebreakers: Any, *, structure_required: bool) -> list[str]:
+    """What is wrong with one row's match structure JSON (its policy code among it) and
+    tiebreaker list."""
     problems = []
-    if policy and policy not in POLICIES:
-        problems.append(f"first-player policy {policy!r} has no registry entry")
     if structure or structure_required:
         try:
             MatchStructure.from_dict(structure if isinstance(structure, dict) else {})
@@ -88,13 +85,9 @@ def _stored_problems(
 def _tournament_errors() -> Iterable[CheckMessage]:
     from tournaments.models import Tournament
 
-    rows = (
-        Tournament.objects.order_by()
-        .values_list("first_player_policy", "match_structure", "tiebreakers")
-        .distinct()
-    )
-    for policy, structure, tiebreakers in rows:
-        for problem in _stored_problems(policy, structure, tiebreakers, structure_required=False):
+    rows = Tournament.objects.order_by().values_list("match_structure", "tiebreakers").distinct()
+    for structure, tiebreakers in rows:
+        for problem in _stored_problems(structure, tiebreakers, structure_required=True):
             yield Error(
                 f"Stored tournaments: {problem}.",
                 hint="Register the entry, or correct the tournaments in the admin.",
@@ -106,10 +99,10 @@ def _format_errors() -> Iterable[CheckMessage]:
     from decks.models import Format
 
     rows = Format.objects.order_by("slug").values_list(
-        "slug", "game__slug", "first_player_policy", "match_structure", "default_tiebreakers"
+        "slug", "game__slug", "match_structure", "default_tiebreakers"
     )
-    for slug, game, policy, structure, tiebreakers in rows:
-        problems = _stored_problems(policy, structure, tiebreakers, structure_required=False)
+    for slug, game, structure, tiebreakers in rows:
+        problems = _stored_problems(structure, tiebreakers, structure_required=False)
         if game not in GAMES:
             problems.append(f"its game {game!r} has no entry in tournaments.domain.games.GAMES")
         for problem in problems:

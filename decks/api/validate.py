@@ -18,12 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from decks.domain.parser import MAX_TEXT_LENGTH
+from decks.domain.sections import DECK_SECTIONS, section_codes
 from decks.services.validation import deck_validate, validation_result_dict
 from hkk_tournament.web.schema import ErrorResponseSerializer
-
-#: Structured-input keys that hold one card (a name) rather than a list.
-SINGLE_CARD_KEYS = ("rule_card", "follower", "hero", "leader", "inquisitor", "emissary")
-LIST_KEYS = ("main", "sideboard")
 
 
 def _card_name_field() -> serializers.CharField:
@@ -31,7 +28,9 @@ def _card_name_field() -> serializers.CharField:
 
 
 class DeckValidateInputSerializer(serializers.Serializer):
-    """Either ``text`` (the list as typed) or the structured sections, plus ``format``."""
+    """Either ``text`` (the list as typed) or the structured sections, plus ``format``: one key
+    per deck section (``decks.domain.sections.DECK_SECTIONS``), a list for a ``many`` section
+    (main deck, sideboard), else one card name."""
 
     format = serializers.SlugField(max_length=100, help_text=_("Format slug, e.g. hkk."))
     text = serializers.CharField(
@@ -49,17 +48,23 @@ class DeckValidateInputSerializer(serializers.Serializer):
     sideboard = serializers.ListField(
         child=serializers.JSONField(), required=False, help_text=_("Sideboard, like main.")
     )
-    rule_card = _card_name_field()
-    follower = _card_name_field()
-    hero = _card_name_field()
-    leader = _card_name_field()
-    inquisitor = _card_name_field()
-    emissary = _card_name_field()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The declared fields plus one per registered deck section not declared here."""
+        fields = super().get_fields()
+        for code, section in DECK_SECTIONS.items():
+            if code not in fields:
+                fields[code] = (
+                    serializers.ListField(child=serializers.JSONField(), required=False)
+                    if section.many
+                    else _card_name_field()
+                )
+        return fields
 
     def structured(self) -> dict | None:
         """The structured sections given (``None`` when the client sent none of them)."""
         data = self.validated_data
-        present = {key: data[key] for key in (*LIST_KEYS, *SINGLE_CARD_KEYS) if key in data}
+        present = {key: data[key] for key in section_codes() if key in data}
         return present or None
 
 

@@ -34,6 +34,7 @@ item 4).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -41,56 +42,25 @@ from dataclasses import dataclass, field
 
 from decks.domain import codes
 from decks.domain.normalize import hungarian_lookalikes, normalize_name
+from decks.domain.sections import DECK_SECTIONS, headers, list_sections, section_codes
 from decks.domain.types import Violation
-
-#: Every section name, in display order.
-SECTIONS: tuple[str, ...] = (
-    "main",
-    "sideboard",
-    "rule_card",
-    "follower",
-    "hero",
-    "leader",
-    "inquisitor",
-    "emissary",
-)
-#: Sections that take many lines; the others declare a single card.
-LIST_SECTIONS: frozenset[str] = frozenset({"main", "sideboard"})
-SINGLE_SECTIONS: tuple[str, ...] = tuple(s for s in SECTIONS if s not in LIST_SECTIONS)
 
 MAX_COUNT = 999
 MAX_LINES = 5000
 MAX_NAME_LENGTH = 200
 MAX_TEXT_LENGTH = 1_000_000
 
-_HEADERS: dict[str, str] = {
-    "pakli": "main",
-    "deck": "main",
-    "main": "main",
-    "main deck": "main",
-    "kiegészítő pakli": "sideboard",
-    "kiegészítő": "sideboard",
-    "sideboard": "sideboard",
-    "side deck": "sideboard",
-    "side": "sideboard",
-    "szabálylap": "rule_card",
-    "rule card": "rule_card",
-    "követő": "follower",
-    "follower": "follower",
-    "hős": "hero",
-    "hero": "hero",
-    "vezér": "leader",
-    "leader": "leader",
-    "inkvizítor": "inquisitor",
-    "inquisitor": "inquisitor",
-    "követ": "emissary",
-    "emissary": "emissary",
-}
-_HEADER_RE = re.compile(
-    r"^(?P<header>"
-    + "|".join(re.escape(h) for h in sorted(_HEADERS, key=len, reverse=True))
-    + r")\s*:\s*(?P<rest>.*)$"
-)
+
+@functools.cache
+def _header_re(heads: tuple[str, ...]) -> re.Pattern[str]:
+    """The heading pattern for ``heads`` (the registry's headings; longest first)."""
+    return re.compile(
+        r"^(?P<header>"
+        + "|".join(re.escape(h) for h in sorted(heads, key=len, reverse=True))
+        + r")\s*:\s*(?P<rest>.*)$"
+    )
+
+
 _COMMENT_RE = re.compile(r"(?:^|\s)#.*$")
 _COUNT_NAME_RE = re.compile(r"^(?P<count>[-+\u2212]?\d+)\s*[xX×]?\s+(?P<name>\S.*)$")
 _COUNT_ONLY_RE = re.compile(r"^(?P<count>[-+\u2212]?\d+)\s*[xX×]?$")
@@ -151,13 +121,15 @@ class ParsedDeck:
     """Output of :func:`parse_text` / :func:`parse_structured`.
 
     Attributes:
-        sections: section name (see :data:`SECTIONS`) -> lines in input order; repeated names
+        sections: section code (``sections.DECK_SECTIONS``) -> lines in input order; repeated names
             in one section are merged (counts summed, first line number kept). Every section
             name is present, possibly with an empty list.
         errors: ``parse_error`` violations.
     """
 
-    sections: dict[str, list[DeckLine]] = field(default_factory=lambda: {s: [] for s in SECTIONS})
+    sections: dict[str, list[DeckLine]] = field(
+        default_factory=lambda: {s: [] for s in section_codes()}
+    )
     errors: list[Violation] = field(default_factory=list)
     _positions: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
 
@@ -250,22 +222,24 @@ def parse_text(text: str) -> ParsedDeck:
     if non_blank > MAX_LINES:
         raise DeckTooLongError("too_many_lines", found=non_blank, limit=MAX_LINES)
     list_section = section = "main"
+    heads = headers()
+    many = list_sections()
     for number, raw in enumerate(raw_lines, start=1):
         text_line = _clean(raw)
         if not text_line:
             continue
         target = section
         # Headers are Hungarian words: "Kiegészítõ pakli:" (õ typed for ő) is a header too.
-        header = _HEADER_RE.match(hungarian_lookalikes(text_line.casefold()))
+        header = _header_re(tuple(heads)).match(hungarian_lookalikes(text_line.casefold()))
         if header is not None:
-            target = _HEADERS[header.group("header")]
+            target = heads[header.group("header")]
             # Headers contain no colon, so the first colon of the line ends the header.
             text_line = text_line.split(":", 1)[1].strip()
-            if target in LIST_SECTIONS:
+            if target in many:
                 list_section = target
             # "Szabálylap: Ősi rúna" declares one card; the following lines go back to the
             # deck (or sideboard) being listed. A bare "Szabálylap:" opens the section.
-            section = list_section if text_line and target not in LIST_SECTIONS else target
+            section = list_section if text_line and target not in many else target
             if not text_line:
                 continue
         entry, reason = _parse_card(text_line, number)
@@ -301,11 +275,12 @@ def parse_structured(data: object) -> ParsedDeck:
     total = sum(len(v) for v in data.values() if isinstance(v, list | tuple))
     if total > MAX_LINES:
         raise DeckTooLongError("too_many_lines", found=total, limit=MAX_LINES)
+    many = list_sections()
     for key, value in data.items():
-        if key not in SECTIONS:
+        if key not in DECK_SECTIONS:
             deck.errors.append(_error("unknown_section", None, section=str(key)[:50], index=None))
             continue
-        if key in LIST_SECTIONS:
+        if key in many:
             if value is None:
                 continue
             if not isinstance(value, list | tuple):

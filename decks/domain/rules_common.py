@@ -69,10 +69,14 @@ class RuleSet:
         counts_toward_deck: whether a card in main/sideboard counts for deck size (HKK rule
             cards and followers do not: HKK FAQ; docs/rules.md §2 (HKK rule cards,
             followers and guilds)).
+        sections: the deck sections the rule set uses, in display order (codes of
+            ``sections.DECK_SECTIONS``); pages show these, and the ``decks`` system check
+            reports a code with no entry.
     """
 
     code: str
     rules: tuple[Rule, ...]
+    sections: tuple[str, ...] = ("main", "sideboard")
     prepare: Prepare | None = None
     counts_toward_deck: Callable[[Card], bool] = field(default=_every_card)
 

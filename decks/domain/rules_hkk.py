@@ -34,7 +34,7 @@ from decks.domain.rules_common import (
 )
 from decks.domain.types import FOLLOWER_KINDS, Card, CardKind, FormatSpec, Violation
 
-HKK_SECTIONS = frozenset({"main", "sideboard", "rule_card", "follower"})
+HKK_SECTIONS = ("main", "sideboard", "rule_card", "follower")
 _EPIC_KINDS = frozenset({CardKind.EPIC_FOLLOWER, CardKind.HORDE_COMMANDER})
 
 
@@ -207,7 +207,7 @@ def build_rule_set(code: str = "hkk") -> RuleSet:
     return RuleSet(
         code=code,
         rules=(
-            SectionsUsed(HKK_SECTIONS),
+            SectionsUsed(frozenset(HKK_SECTIONS)),
             BanList(),
             SideboardOnly(),
             MainDeckSize(counts=counts_toward_deck),
@@ -219,6 +219,7 @@ def build_rule_set(code: str = "hkk") -> RuleSet:
             EditionsLegal(),
         ),
         counts_toward_deck=counts_toward_deck,
+        sections=HKK_SECTIONS,
     )
 
 

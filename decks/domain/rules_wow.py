@@ -34,7 +34,7 @@ from decks.domain.rules_common import (
 )
 from decks.domain.types import Card, CardKind, FormatSpec, Violation, card_editions
 
-WOW_SECTIONS = frozenset({"main", "sideboard", "hero"})
+WOW_SECTIONS = ("main", "sideboard", "hero")
 TRAIT_KINDS: tuple[str, ...] = ("class", "race", "faction", "talent", "profession")
 
 
@@ -228,7 +228,7 @@ def build_rule_set(code: str = "wow-constructed") -> RuleSet:
     return RuleSet(
         code=code,
         rules=(
-            SectionsUsed(WOW_SECTIONS),
+            SectionsUsed(frozenset(WOW_SECTIONS)),
             BanList(),
             SideboardOnly(),
             MainDeckSize(counts=counts_toward_deck),
@@ -242,6 +242,7 @@ def build_rule_set(code: str = "wow-constructed") -> RuleSet:
         ),
         prepare=prepare_hero,
         counts_toward_deck=counts_toward_deck,
+        sections=WOW_SECTIONS,
     )
 
 

@@ -20,7 +20,8 @@ from decks.domain.deck import ResolvedLine, is_unresolved, unresolved_card
 from decks.domain.formats import get_rule_set
 from decks.domain.identity import adopt_kind, choose_printing
 from decks.domain.index import CardIndex
-from decks.domain.parser import SECTIONS, DeckLine, ParsedDeck, parse_structured, parse_text
+from decks.domain.parser import DeckLine, ParsedDeck, parse_structured, parse_text
+from decks.domain.sections import section_codes
 from decks.domain.types import Card, CardKind, Coverage, FormatSpec, Verdict, Violation
 
 
@@ -36,7 +37,7 @@ class ValidationResult:
             the catalogue lacks included (the player has those cards; docs/rules.md §17).
         rule_card / follower / hero: printed name of the (first) declared card, or None.
         errors / warnings: violations sorted by line (deck-level first), then code.
-        lines: resolved sections (every name of ``parser.SECTIONS``), for showing each
+        lines: resolved sections (every code of ``sections.DECK_SECTIONS``), for showing each
             error beside its line; a name the catalogue lacks is in here as a stand-in card
             (``deck.is_unresolved``), counted with its quantity.
         status: the verdict, a :class:`~decks.domain.types.Verdict` value: ``"legal"``,
@@ -192,7 +193,7 @@ def resolve(
         for _e, cards in pairs
         if len(cards) == 1 and not is_unresolved(cards[0])
     ]
-    sections: dict[str, list[ResolvedLine]] = {name: [] for name in SECTIONS}
+    sections: dict[str, list[ResolvedLine]] = {name: [] for name in section_codes()}
     for section, pairs in found.items():
         target = sections.setdefault(section, [])
         for entry, cards in pairs:
@@ -228,7 +229,7 @@ def validate_parsed(parsed: ParsedDeck, *, spec: FormatSpec, index: CardIndex) -
     warnings = tuple(sorted((v for v in everything if codes.is_warning(v.code)), key=_sort_key))
     lacking = [v for v in violations if v.code == codes.CARD_NOT_IN_CATALOGUE]
     unknown = tuple(v.card or "" for v in sorted(lacking, key=_list_order))
-    lines = {name: outcome.sections.get(name, ()) for name in SECTIONS}
+    lines = {name: outcome.sections.get(name, ()) for name in section_codes()}
     for name, extra in outcome.sections.items():
         lines.setdefault(name, extra)
     return ValidationResult(

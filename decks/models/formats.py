@@ -161,12 +161,6 @@ class Format(models.Model):
     colour_limit = models.PositiveIntegerField(_("colour limit"), null=True, blank=True)
     colours_not_counted = models.JSONField(_("colours not counted"), default=list, blank=True)
     params = models.JSONField(_("rule-set parameters"), default=dict, blank=True)
-    # A code of the tournaments' policy registry, which this app may not import: the
-    # ``tournaments`` system check reports a code the registry does not know.
-    first_player_policy = models.CharField(
-        _("default first-player policy"), max_length=32, default="hkk"
-    )
-    games_per_match = models.PositiveSmallIntegerField(_("default games per match"), default=3)
     match_structure = models.JSONField(
         _("match structure"),
         default=dict,

@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from decks.domain.sections import DECK_SECTIONS
 from decks.domain.validate import ValidationResult
 from decks.errors import DeckInputError, UnknownFormat
 from decks.pages.forms import DeckValidateForm
@@ -70,7 +71,7 @@ def deck_validate_page(request: HttpRequest) -> HttpResponse:
         "result": None,
         "lines": [],
         "general": [],
-        "extra_slots": [],
+        "single_sections": [],
         "page_error": None,
     }
     status = 200
@@ -118,16 +119,17 @@ def _validate_post(
         lines=lines,
         general=general,
         format_name=dict(choices).get(slug),
-        extra_slots=_extra_slots(result),
+        single_sections=_single_sections(result),
     )
     return form, 200
 
 
-def _extra_slots(result: ValidationResult) -> list[tuple[str, str]]:
-    """Blue Moon leader / inquisitor / emissary as (label, printed name), when declared."""
-    labels = {"leader": _("Leader"), "inquisitor": _("Inquisitor"), "emissary": _("Emissary")}
+def _single_sections(result: ValidationResult) -> list[tuple[str, str]]:
+    """The one-card sections declared in the list (rule card, follower, hero, Blue Moon leader
+    …: every entry of ``DECK_SECTIONS`` that is not ``many``) as (translated title, printed
+    name), in the registry's order."""
     return [
-        (label, result.lines[key][0].card.name)
-        for key, label in labels.items()
-        if result.lines.get(key)
+        (_(section.title), result.lines[code][0].card.name)
+        for code, section in DECK_SECTIONS.items()
+        if not section.many and result.lines.get(code)
     ]

@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from decks.domain.parser import DeckTooLongError
+from decks.domain.sections import section_codes
 from decks.domain.types import Verdict
 from decks.domain.validate import ValidationResult, validate_structured, validate_text
 from decks.errors import DeckInputError
@@ -30,21 +31,9 @@ __all__ = ["UPLOAD_ENCODINGS", "decode_upload", "deck_validate", "validation_res
 #: Encodings tried, in order, for an uploaded list (Hungarian Windows editors save cp1250).
 UPLOAD_ENCODINGS = ("utf-8-sig", "cp1250")
 
-#: Keys of structured input that carry cards (``decks.domain.parser.SECTIONS``).
-_STRUCTURED_KEYS = (
-    "main",
-    "sideboard",
-    "rule_card",
-    "follower",
-    "hero",
-    "leader",
-    "inquisitor",
-    "emissary",
-)
-
 
 def _is_empty_structured(data: Mapping[str, Any]) -> bool:
-    for key in _STRUCTURED_KEYS:
+    for key in section_codes():
         value = data.get(key)
         if isinstance(value, str):
             if value.strip():
@@ -52,7 +41,7 @@ def _is_empty_structured(data: Mapping[str, Any]) -> bool:
         elif value:
             return False
     # Unknown keys still reach the parser (it reports them), so they count as content.
-    return not any(key not in _STRUCTURED_KEYS and key != "format" for key in data)
+    return not any(key not in section_codes() and key != "format" for key in data)
 
 
 def deck_validate(

@@ -128,7 +128,7 @@ def test_a_late_no_show_is_added_back_into_the_bye_seat(new_page, screens, seede
     rnd = services.round_publish(round=services.round_pair_next(tournament=t))
     match = rnd.matches.order_by("table")[0]
     late: Entry = match.entry_a
-    services.entry_drop_after_pairing(entry=late, fix="bye", reason="nem jelent meg")
+    services.entry_drop_with_bye(entry=late, reason="nem jelent meg")
     org.go(f"/tournaments/{t.pk}/", "event-with-a-no-show")
     assert_no_axe_violations(org)
     actions = 0

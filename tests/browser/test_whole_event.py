@@ -72,7 +72,7 @@ def test_whole_hkk_event_through_the_pages(new_page, screens, seeded_catalogue):
     tid = int(re.search(r"/tournaments/(\d+)/", org.page.url).group(1))
     event = f"/tournaments/{tid}/"
     tournament = Tournament.objects.get(pk=tid)
-    assert (tournament.format.slug, tournament.kind, tournament.games_per_match) == (
+    assert (tournament.format.slug, tournament.kind, tournament.structure.games_per_match) == (
         "hkk",
         "individual",
         3,

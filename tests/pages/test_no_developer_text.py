@@ -129,8 +129,8 @@ def _hkk_event(users) -> Tournament:
         if number == 2:
             paired = rnd.matches.filter(entry_b__isnull=False).order_by("table")[0]
             assert paired.entry_b is not None
-            services.entry_drop_after_pairing(
-                entry=paired.entry_b, fix="bye", by=users["szervezo"], reason="nem jelent meg"
+            services.entry_drop_with_bye(
+                entry=paired.entry_b, by=users["szervezo"], reason="nem jelent meg"
             )
         for m in rnd.matches.filter(entry_b__isnull=False, games__isnull=True):
             services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_a)

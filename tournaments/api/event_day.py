@@ -51,10 +51,14 @@ class DiscardInputSerializer(UnpublishInputSerializer):
     pair_again = serializers.BooleanField(required=False, default=False)
 
 
+#: The service of each ``fix`` of ``EntryDropAfterPairingApi``.
+DROP_SERVICES = {"repair": services.entry_drop_and_repair, "bye": services.entry_drop_with_bye}
+
+
 class DropAfterPairingInputSerializer(ReasonInputSerializer):
     """``fix``: ``repair`` (pair the round again) or ``bye`` (the opponent gets a bye)."""
 
-    fix = serializers.ChoiceField(choices=["repair", "bye"])
+    fix = serializers.ChoiceField(choices=list(DROP_SERVICES))
 
 
 class ReaddInputSerializer(ReasonInputSerializer):
@@ -261,7 +265,8 @@ class RoundUnpublishApi(TournamentApi):
 
 class EntryDropAfterPairingApi(TournamentApi):
     """POST .../entries/{entry_id}/drop-after-pairing/: drop an entry paired in the current
-    round; ``fix`` = ``repair`` or ``bye``. 200 with the round; 409 ``not_paired``,
+    round; ``fix`` = ``repair`` (``services.entry_drop_and_repair``) or ``bye``
+    (``services.entry_drop_with_bye``). 200 with the round; 409 ``not_paired``,
     ``round_has_results``, ``match_has_results``; 400 ``reason_required``."""
 
     @extend_schema(
@@ -274,7 +279,8 @@ class EntryDropAfterPairingApi(TournamentApi):
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, DropAfterPairingInputSerializer)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        rnd = services.entry_drop_after_pairing(entry=entry, by=request.user, **data)
+        drop = DROP_SERVICES[data.pop("fix")]
+        rnd = drop(entry=entry, by=request.user, **data)
         payload = {"round": round_payload(tournament, rnd) if rnd is not None else None}
         return Response(DropAfterPairingOutputSerializer(payload).data)
 

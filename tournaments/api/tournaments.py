@@ -36,8 +36,12 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         help_text=_("Optional: the format decides it (a pair format makes a pair event)."),
     )
     games_per_match = serializers.IntegerField(min_value=1, max_value=9, required=False)
-    stop_at_two_wins = serializers.BooleanField(
-        required=False, help_text=_("Omitted: the format's match structure decides.")
+    ends_when_decided = serializers.BooleanField(
+        required=False,
+        help_text=_(
+            "Best of: the match stops once its winner can no longer change (false: every game "
+            "is played). Omitted: the format's match structure decides."
+        ),
     )
     planned_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
     tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
@@ -79,15 +83,18 @@ class TournamentOutputSerializer(serializers.Serializer):
     kind = serializers.CharField()
     status = serializers.CharField()
     owner = serializers.CharField(source="owner.get_username", allow_null=True, default=None)
-    games_per_match = serializers.IntegerField()
-    stop_at_two_wins = serializers.BooleanField()
+    games_per_match = serializers.IntegerField(source="structure.games_per_match")
+    ends_when_decided = serializers.BooleanField(
+        source="structure.ends_when_decided",
+        help_text=_("Best of: the match stops once its winner can no longer change."),
+    )
     planned_rounds = serializers.IntegerField(allow_null=True)
     tiebreakers = serializers.ListField(child=serializers.CharField())
     starts_at = serializers.DateTimeField(allow_null=True)
     venue = serializers.CharField()
     description = serializers.CharField()
     max_entries = serializers.IntegerField(allow_null=True)
-    first_player_policy = serializers.CharField()
+    first_player_policy = serializers.CharField(source="structure.policy")
     match_structure = serializers.DictField(
         source="structure.to_dict",
         help_text=_("First-player policy and games of a match (copied from the format)."),
@@ -135,7 +142,12 @@ class TournamentListCreateApi(TournamentApi):
             if k in data
         }
         tournament = services.tournament_create(
-            owner=request.user, format_slug=data.pop("format"), details=details, **data
+            owner=request.user,
+            name=data.pop("name"),
+            format_slug=data.pop("format"),
+            kind=data.pop("kind", None),
+            settings=services.TournamentSettings(**data),
+            details=details,
         )
         tournament = selectors.tournament_get(tournament_id=tournament.pk)
         return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)

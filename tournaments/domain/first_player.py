@@ -59,10 +59,7 @@ from tournaments.domain.match import (
     check_can_play,
 )
 from tournaments.domain.match_structure import (
-    MAX_GAMES_PER_MATCH,
     MatchStructure,
-    PolicyCode,
-    structure_for_policy,
 )
 from tournaments.domain.types import EntryId, GameRecord, StartChoice
 
@@ -131,38 +128,15 @@ def make_game(
     )
 
 
-def _legacy_structure(policy: str) -> MatchStructure:
-    """The structure implied by a bare policy code: the policy's own game limit (HKK 3, the
-    others the largest accepted), every game played."""
-    max_games = get_policy(policy).max_games or MAX_GAMES_PER_MATCH
-    return structure_for_policy(policy, games_per_match=max_games, ends_when_decided=False)
-
-
-def _structure(structure: MatchStructure | None, policy: str | None) -> MatchStructure:
-    if structure is None:
-        return _legacy_structure(policy or PolicyCode.HKK.value)
-    if policy is not None and policy != structure.policy:
-        raise ValueError(f"policy {policy!r} contradicts the structure's {structure.policy!r}")
-    return structure
-
-
-def next_right(
-    state: MatchState, structure: MatchStructure | None = None, *, policy: str | None = None
-) -> RightDecision:
+def next_right(state: MatchState, structure: MatchStructure) -> RightDecision:
     """Decision for the next game of ``state`` under ``structure`` (its ``policy`` and
     ``later_games``).
-
-    ``next_right(state, policy="hkk")`` (no structure) is the older form: the policy's own game
-    limit, no best-of ending; new callers pass the format's structure.
 
     Raises:
         InconsistentGame: ``too_many_games`` / ``match_already_decided`` when no further game
             is played (``match.check_can_play``); ``unknown_entry`` for a roll winner outside
             the match; ``wrong_right_holder`` when a recorded game lacks its holder.
-        UnknownPolicy: an unregistered ``policy``.
-        ValueError: ``policy`` given and different from ``structure.policy``.
     """
-    structure = _structure(structure, policy)
     check_can_play(state, structure)
     return get_policy(structure.policy).decide(state, structure)
 
@@ -194,13 +168,13 @@ def validate_game(
     decision: RightDecision,
     record: GameRecord,
     state: MatchState,
-    structure: MatchStructure | None = None,
+    structure: MatchStructure,
 ) -> None:
     """Check that ``record`` (the next game of ``state``) follows ``decision``.
 
     The holder must be the decided one, ``first`` must be the holder unless waived (then the
-    other entry), and the winner one of the two entries or ``None`` (draw). With a
-    ``structure`` also: the match is not over, draws are allowed, and the score (Blue Moon
+    other entry), and the winner one of the two entries or ``None`` (draw); and under
+    ``structure``: the match is not over, draws are allowed, and the score (Blue Moon
     crystals) is given for a won game, 1 … ``game_score_max``, and absent otherwise.
 
     Raises:
@@ -209,8 +183,7 @@ def validate_game(
             ``wrong_winner``, ``draw_not_allowed``, ``score_missing``, ``score_out_of_range``,
             ``score_not_allowed``.
     """
-    if structure is not None:
-        check_can_play(state, structure)
+    check_can_play(state, structure)
     if record.number != decision.game_number:
         raise InconsistentGame(
             "wrong_game_number", {"expected": decision.game_number, "got": record.number}
@@ -230,15 +203,12 @@ def validate_game(
         )
     if record.winner is not None and record.winner not in (state.a, state.b):
         raise InconsistentGame("wrong_winner", {"game": record.number, "got": record.winner})
-    if structure is not None:
-        _check_outcome(record, structure)
+    _check_outcome(record, structure)
 
 
-def validate_games(
-    state: MatchState, structure: MatchStructure | None = None, *, policy: str | None = None
-) -> None:
+def validate_games(state: MatchState, structure: MatchStructure) -> None:
     """Replay the whole match: the recorded rolls, then every game through ``next_right`` and
-    ``validate_game`` (with the structure's checks when one is given).
+    ``validate_game`` with the structure's checks.
 
     Raises:
         InconsistentGame: at the first roll or game that breaks the rules: ``unknown_entry``,
@@ -246,17 +216,16 @@ def validate_games(
             ``reroll_not_available`` (an agreement the structure does not offer), and the codes
             of ``validate_game``.
     """
-    full = _structure(structure, policy)
     for entry in (state.roll_winner, state.game3_roll_winner):
         if entry is not None:
             state.other(entry)
-    if state.reroll_game3 and not full.reroll_game3_available:
-        raise InconsistentGame("reroll_not_available", {"policy": str(full.policy)})
+    if state.reroll_game3 and not structure.reroll_game3_available:
+        raise InconsistentGame("reroll_not_available", {"policy": str(structure.policy)})
     if state.game3_roll_winner is not None and not state.reroll_game3:
         raise InconsistentGame("roll_not_expected", {"game": 3})
     for i, record in enumerate(state.games):
         prefix = replace(state, games=state.games[:i])
-        validate_game(next_right(prefix, full), record, prefix, structure)
+        validate_game(next_right(prefix, structure), record, prefix, structure)
 
 
 def result_games(

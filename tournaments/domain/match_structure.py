@@ -54,7 +54,6 @@ __all__ = [
     "MatchStructure",
     "PolicyCode",
     "get_preset",
-    "structure_for_policy",
 ]
 
 #: Hard upper bound on games per match accepted from stored data.
@@ -264,24 +263,3 @@ def get_preset(code: str) -> MatchStructure:
         raise InvalidStructure(
             "unknown_preset", {"value": code, "known": sorted(PRESETS)}
         ) from None
-
-
-def structure_for_policy(
-    policy: str, *, games_per_match: int | None = None, ends_when_decided: bool | None = None
-) -> MatchStructure:
-    """A structure for a tournament that stores only a policy code, games per match and a
-    stop-when-decided flag (the settings tournaments had before match structures).
-
-    Defaults: ``hkk`` 3 games, all played; other policies 3 games, best of. Scored games
-    (Blue Moon crystals) need a full structure (``get_preset("blue_moon")``).
-
-    Raises:
-        InvalidStructure: as :class:`MatchStructure`.
-    """
-    rules = POLICIES.get(policy)
-    if rules is None:
-        raise InvalidStructure("unknown_policy", {"value": policy})
-    games = HKK_GAMES_PER_MATCH if games_per_match is None else games_per_match
-    # A policy that names its own games (HKK) plays them all; the others default to best of.
-    ends = rules.max_games is None if ends_when_decided is None else ends_when_decided
-    return MatchStructure(policy=policy, games_per_match=games, ends_when_decided=ends)

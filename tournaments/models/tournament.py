@@ -5,18 +5,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.domain.first_player_policies import POLICIES, PolicyCode
-from tournaments.domain.match_structure import MatchStructure, structure_for_policy
-
-
-def first_player_policy_choices() -> list[tuple[str, str]]:
-    """``(code, translated label)`` of every registered first-player policy (the registry in
-    ``tournaments.domain.first_player_policies``): the field's choices, read when used, so a
-    new policy needs no migration."""
-    return [(code, str(_(policy.label))) for code, policy in POLICIES.items()]
+from tournaments.domain.match_structure import MatchStructure
 
 
 class Tournament(models.Model):
@@ -25,14 +16,13 @@ class Tournament(models.Model):
     ``tiebreakers`` is an ordered list of codes from ``tournaments.domain.standings``
     (HKK default ``["buchholz", "game_points"]``: docs/rules.md §8 (HKK tournament structure
     and scoring); the sources give the columns, not their order).
-    ``first_player_policy`` is a code from ``tournaments.domain.first_player`` (``hkk``,
-    ``loser_chooses``). ``late_entry_cutoff_round``: the last round a late entry may still
+    ``late_entry_cutoff_round``: the last round a late entry may still
     join (``None`` = no late entries once running).
 
     ``match_structure`` is the JSON of a ``tournaments.domain.match_structure.MatchStructure``
     copied from the format at creation (first-player policy, games per match, best-of ending,
-    draws, Blue Moon crystal score); :attr:`structure` reads it. ``first_player_policy``,
-    ``games_per_match`` and ``stop_at_two_wins`` mirror it (docs/rules.md §6 (HKK first-player
+    draws, Blue Moon crystal score); :attr:`structure` reads it, and it is the only place the
+    event's first-player policy and games per match live (docs/rules.md §6 (HKK first-player
     rights), §11 (WoW TCG matches and first player), §13 (Blue Moon matches)).
     """
 
@@ -62,8 +52,6 @@ class Tournament(models.Model):
         related_name="+",
     )
     kind = models.CharField(_("kind"), max_length=16, choices=Kind, default=Kind.INDIVIDUAL)
-    games_per_match = models.PositiveSmallIntegerField(_("games per match"), default=3)
-    stop_at_two_wins = models.BooleanField(_("stop when a player has won the match"), default=False)
     match_win_points = models.PositiveSmallIntegerField(_("match win points"), default=3)
     match_draw_points = models.PositiveSmallIntegerField(_("match draw points"), default=1)
     match_loss_points = models.PositiveSmallIntegerField(_("match loss points"), default=0)
@@ -73,9 +61,6 @@ class Tournament(models.Model):
     bye_games_won = models.PositiveSmallIntegerField(_("games credited for a bye"), default=2)
     planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"), null=True, blank=True)
     tiebreakers = models.JSONField(_("tiebreakers"), default=list, blank=True)
-    first_player_policy = models.CharField(
-        _("first-player policy"), max_length=32, choices=first_player_policy_choices
-    )
     match_structure = models.JSONField(_("match structure"), default=dict, blank=True)
     late_entry_cutoff_round = models.PositiveSmallIntegerField(
         _("late entry cut-off round"), null=True, blank=True
@@ -115,11 +100,6 @@ class Tournament(models.Model):
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(games_per_match__gte=1), name="tournament_games_per_match_positive"
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.name
@@ -130,30 +110,18 @@ class Tournament(models.Model):
 
     @property
     def structure(self) -> MatchStructure:
-        """The match structure in force: ``match_structure`` when stored, else the one the
-        older fields imply (``first_player_policy``, ``games_per_match``, ``stop_at_two_wins``).
-        Kept on the instance until one of those fields changes (the structure is immutable).
+        """The match structure in force, read from ``match_structure`` (written at creation).
+        Kept on the instance until that field changes (the structure is immutable).
 
         Raises:
-            InvalidStructure: stored data that is not a valid structure.
+            InvalidStructure: stored data that is not a valid structure (an empty one too:
+                ``invalid_value``).
         """
-        # Read once per instance and settings: a round's page asks for it once per table.
-        key = (
-            repr(self.match_structure),
-            self.first_player_policy,
-            self.games_per_match,
-            self.stop_at_two_wins,
-        )
+        # Read once per instance and value: a round's page asks for it once per table.
+        key = repr(self.match_structure)
         known = self.__dict__.get("_structure_read")
         if known is not None and known[0] == key:
             return known[1]
-        if self.match_structure:
-            structure = MatchStructure.from_dict(self.match_structure)
-        else:
-            structure = structure_for_policy(
-                self.first_player_policy or PolicyCode.HKK,
-                games_per_match=self.games_per_match,
-                ends_when_decided=self.stop_at_two_wins,
-            )
+        structure = MatchStructure.from_dict(self.match_structure or {})
         self.__dict__["_structure_read"] = (key, structure)
         return structure

@@ -183,7 +183,8 @@ def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
     confirmation; POST drops the entry from the next round on (``services.entry_drop``). When
     the entry is already paired in the current, unfinished round the page offers a new pairing
     of that round or a bye for the opponent, with a recorded reason
-    (``services.entry_drop_after_pairing``). Redirects to the event or the round page.
+    (``services.entry_drop_and_repair`` / ``services.entry_drop_with_bye``). Redirects to the
+    event or the round page.
     """
     tournament = managed_tournament(request, tournament_id)
     entry = entry_of(tournament, entry_id)
@@ -198,9 +199,9 @@ def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
             fix = form.cleaned_data["fix"]
             done = run(
                 request,
-                lambda: services.entry_drop_after_pairing(
-                    entry=entry, fix=fix, by=request.user, reason=reason
-                ),
+                lambda: (
+                    services.entry_drop_with_bye if fix == "bye" else services.entry_drop_and_repair
+                )(entry=entry, by=request.user, reason=reason),
                 _("%(name)s has dropped; the opponent gets a bye.") % {"name": entry.name}
                 if fix == "bye"
                 else _("%(name)s has dropped; the round is paired again.") % {"name": entry.name},

@@ -58,7 +58,7 @@ class TournamentCreateForm(forms.Form):
         required=False,
         help_text=_("Empty: the format's default."),
     )
-    stop_at_two_wins = forms.BooleanField(
+    ends_when_decided = forms.BooleanField(
         label=_("Stop when a player has won the match"),
         required=False,
         help_text=_("Unticked: as the format's match structure says."),

@@ -243,46 +243,63 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not is_player_of_entry(request.user, entry):  # defence in depth
         raise PermissionDenied
     view = selectors.match_view(match=match)
-    mine, theirs, seat = _sides(match, entry.pk)
-    names = view.names
+    mine, _theirs, seat = _sides(match, entry.pk)
+    form = _report_form(request, tournament, view, match, mine)
+    can_report = rnd.status == rnd.Status.PUBLISHED and not view.score.complete
+    if request.method == "POST" and _report(request, form, can_report, match, entry):
+        return redirect(reverse("tournaments:my-match", args=[tournament.pk]))
+    context.update(_match_context(request, tournament, view, match, mine))
+    context.update({"seat": seat, "form": form if can_report else None})
+    return render(request, "tournaments/player/my_match.html", context)
+
+
+def _report_form(
+    request: HttpRequest, tournament: Tournament, view: Any, match: Match, entry_id: int
+) -> ResultReportForm:
+    """The player's report form (bound on POST) under the event's match structure: its games,
+    the two sides, whether the holder chooses, draws, the score field and the one-choice
+    results seen from the player's seat."""
+    mine, theirs, seat = _sides(match, entry_id)
     structure = tournament.structure
-    form = ResultReportForm(
+    return ResultReportForm(
         request.POST or None,
         games=structure.games_per_match,
-        mine=(mine, names[mine]),
-        theirs=(theirs, names[theirs]),
+        mine=(mine, view.names[mine]),
+        theirs=(theirs, view.names[theirs]),
         chooses=right_mode(structure) == RightMode.CHOOSES,
         draws=structure.game_draws,
         **_score_options(structure),
         outcomes=_my_outcomes(tournament, seat),
         ask_roll=bool(view.right and view.right.needs_roll and not view.games),
     )
-    can_report = rnd.status == rnd.Status.PUBLISHED and not view.score.complete
-    if request.method == "POST" and _report(request, form, can_report, match, entry):
-        return redirect(reverse("tournaments:my-match", args=[tournament.pk]))
+
+
+def _match_context(
+    request: HttpRequest, tournament: Tournament, view: Any, match: Match, mine: int
+) -> dict[str, Any]:
+    """The template values of the player's match past the pairing: both sides' open reports and
+    their game rows, whether the player's report was superseded, the game start and the
+    first-player policy."""
+    _mine, theirs, _seat = _sides(match, mine)
+    names = view.names
     reports = open_reports(match=match)
-    context.update(
-        {
-            "m": view,
-            "seat": seat,
-            "opponent_name": names[theirs],
-            "own_report": reports.get(mine),
-            "their_report": reports.get(theirs),
-            "own_games": report_rows(reports.get(mine), names),
-            "their_games": report_rows(reports.get(theirs), names),
-            "form": form if can_report else None,
-            "judge": can_judge(request.user, tournament),
-            "statuses": ResultReport.Status,
-            "superseded": view.score.complete
-            and any(
-                r.entry_id == mine and r.status == ResultReport.Status.SUPERSEDED
-                for r in selectors.match_reports(match=match)
-            ),
-            "game_start": match_game_start(match),
-            "policy": selectors.policy_summary(structure),
-        }
-    )
-    return render(request, "tournaments/player/my_match.html", context)
+    return {
+        "m": view,
+        "opponent_name": names[theirs],
+        "own_report": reports.get(mine),
+        "their_report": reports.get(theirs),
+        "own_games": report_rows(reports.get(mine), names),
+        "their_games": report_rows(reports.get(theirs), names),
+        "judge": can_judge(request.user, tournament),
+        "statuses": ResultReport.Status,
+        "superseded": view.score.complete
+        and any(
+            r.entry_id == mine and r.status == ResultReport.Status.SUPERSEDED
+            for r in selectors.match_reports(match=match)
+        ),
+        "game_start": match_game_start(match),
+        "policy": selectors.policy_summary(tournament.structure),
+    }
 
 
 def _report(

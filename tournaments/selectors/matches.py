@@ -185,9 +185,10 @@ def match_records(tournament: Tournament) -> list[MatchTally]:
     4,096-entry event of 13 rounds reads 26,624 small rows, no game rows. Complete means what
     :func:`match_score` says: all games played, a majority won when play stops at a majority,
     or time called after at least one game."""
-    per_match = tournament.games_per_match
+    structure = tournament.structure
+    per_match = structure.games_per_match
     needed = per_match // 2 + 1
-    stop = tournament.stop_at_two_wins
+    stop = structure.ends_when_decided
     rows = (
         Match.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)

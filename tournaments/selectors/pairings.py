@@ -146,11 +146,9 @@ def _seat(match: Match, entry_id: int | None) -> str | None:
     return "A" if entry_id == match.entry_a_id else "B"
 
 
-def next_right_view(
-    match: Match, games: list[Any], structure: MatchStructure | str
-) -> RightView | None:
+def next_right_view(match: Match, games: list[Any], structure: MatchStructure) -> RightView | None:
     """The right for the next game from already loaded ``games`` (no query) under the
-    tournament's match ``structure`` (a bare policy code is read as the older settings);
+    tournament's match ``structure``;
     ``None`` for a bye, a complete or decided match or a match the policy allows no further
     game in. ``mode`` is ``holds_right`` (HKK) or ``chooses`` (WoW TCG, Blue Moon)."""
     if match.entry_b_id is None:
@@ -158,10 +156,7 @@ def next_right_view(
     if match_score(match, games).complete:
         return None
     try:
-        if isinstance(structure, str):
-            decision = fp.next_right(match_state(match, games), policy=structure)
-        else:
-            decision = fp.next_right(match_state(match, games), structure)
+        decision = fp.next_right(match_state(match, games), structure)
     except fp.InconsistentGame:
         return None
     seat = _seat(match, decision.holder)

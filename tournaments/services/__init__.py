@@ -64,6 +64,13 @@ from tournaments.services.match_results import (
     outcome_games,
     report_outcomes,
 )
+from tournaments.services.match_rules import (
+    NextRight,
+    match_next_right,
+    match_set_die_roll,
+    match_set_game3_roll,
+    match_set_reroll_agreement,
+)
 from tournaments.services.options import tournament_set_options
 from tournaments.services.penalties import penalties_csv, penalties_of, penalty_record
 from tournaments.services.people import (
@@ -87,17 +94,11 @@ from tournaments.services.reports import (
 )
 from tournaments.services.results import game_correct, game_record
 from tournaments.services.results_archive import round_results_restore
-from tournaments.services.rolls import (
-    NextRight,
-    match_next_right,
-    match_set_die_roll,
-    match_set_game3_roll,
-    match_set_reroll_agreement,
-)
 from tournaments.services.round_fixes import (
     MISSED_CHOICES,
     MissedChoice,
-    entry_drop_after_pairing,
+    entry_drop_and_repair,
+    entry_drop_with_bye,
     round_discard,
     round_unpublish,
 )
@@ -133,6 +134,7 @@ from tournaments.services.top_cut import (
     top_cut_start,
 )
 from tournaments.services.tournaments import (
+    TournamentSettings,
     tournament_create,
     tournament_finish,
     tournament_open_registration,
@@ -142,6 +144,7 @@ from tournaments.services.tournaments import (
 
 __all__ = [
     "MatchOutcome",
+    "TournamentSettings",
     "NextRight",
     "PAIR_RULE_CARD_MISMATCH",
     "clock_read",
@@ -155,7 +158,8 @@ __all__ = [
     "entries_import",
     "entry_check_in",
     "entry_drop",
-    "entry_drop_after_pairing",
+    "entry_drop_and_repair",
+    "entry_drop_with_bye",
     "entry_has_legal_lists",
     "entry_is_pairable",
     "entry_override_deck",

@@ -242,13 +242,47 @@ def _refresh_name_keys(tournament_pk: int, objects: list[dict[str, Any]]) -> Non
     Entry.objects.bulk_update(entries, ["name_key"], batch_size=2000)
 
 
+#: Tournament keys of backups written before the match structure was the only copy, folded into
+#: ``match_structure`` on restore (``tournaments`` migration 0016 does the same to the table).
+LEGACY_STRUCTURE_KEYS = ("first_player_policy", "games_per_match", "stop_at_two_wins")
+
+
+def _fold_legacy_structure(document: Any) -> Any:
+    """``document`` with its tournament row's :data:`LEGACY_STRUCTURE_KEYS` removed, folded into
+    an empty ``match_structure`` (a stored structure was the one in force and is kept). The
+    caller's document is not changed; anything not shaped like a backup is returned as it is
+    (the checks refuse it)."""
+    objects = document.get("objects") if isinstance(document, dict) else None
+    if not isinstance(objects, list):
+        return document
+    out = []
+    for row in objects:
+        fields = row.get("fields") if isinstance(row, dict) else None
+        if row_is_event := (
+            isinstance(fields, dict)
+            and row.get("model") == "tournaments.tournament"
+            and any(k in fields for k in LEGACY_STRUCTURE_KEYS)
+        ):
+            fields = {k: v for k, v in fields.items() if k not in LEGACY_STRUCTURE_KEYS}
+            if not fields.get("match_structure"):
+                fields["match_structure"] = {
+                    "policy": row["fields"].get("first_player_policy"),
+                    "games_per_match": row["fields"].get("games_per_match"),
+                    "ends_when_decided": row["fields"].get("stop_at_two_wins"),
+                }
+        out.append({**row, "fields": fields} if row_is_event else row)
+    return {**document, "objects": out}
+
+
 def event_restore(*, document: Any) -> Restored:
     """Write the event of a backup ``document`` (from :func:`event_backup`) into this database.
 
     The whole document is checked first (``services.backup_checks.check_backup``: keys, types,
     choices, ranges, and every reference inside the file's own event and users) and any id
     already taken is refused; only then is it written, in one transaction. Users are matched
-    by username and created when missing (unusable password); players that already exist with
+    by username and created when missing (unusable password); a tournament row of an older
+    backup with the structure's former mirror columns has them folded into ``match_structure``
+    (:func:`_fold_legacy_structure`); players that already exist with
     the same id and name are reused; the format is matched by slug. A refused document writes
     nothing.
 
@@ -262,6 +296,7 @@ def event_restore(*, document: Any) -> Restored:
             written meanwhile by someone else; nothing was written).
     """
     _check_document(document)
+    document = _fold_legacy_structure(document)
     slug = document.get("format")
     fmt = Format.objects.filter(slug=slug).first() if isinstance(slug, str) else None
     if isinstance(slug, str) and fmt is None:

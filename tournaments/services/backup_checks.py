@@ -38,7 +38,6 @@ from django.utils.translation import gettext_lazy as _
 
 from decks.models import Format
 from hkk_tournament.errors import ValidationFailed
-from tournaments.domain import first_player_policies
 from tournaments.domain import standings as standings_domain
 from tournaments.domain.match_structure import MAX_GAMES_PER_MATCH, InvalidStructure, MatchStructure
 from tournaments.models import (
@@ -64,7 +63,6 @@ USER_KEYS = ("username", "first_name", "last_name", "email", "is_active")
 
 #: (model, field) → (lowest, highest) beyond the field's own range (``None`` = no bound).
 RANGES: dict[tuple[type[models.Model], str], tuple[int, int | None]] = {
-    (Tournament, "games_per_match"): (1, MAX_GAMES_PER_MATCH),
     (Tournament, "deck_check_percent"): (0, 100),
     (Tournament, "planned_rounds"): (1, None),
     (Tournament, "late_entry_cutoff_round"): (1, None),
@@ -497,9 +495,6 @@ def _unknown(where: Any, key: str, value: Any, report: _Report) -> None:
 
 
 def _tournament_rules(fields: dict[str, Any], where: Any, rows: _Rows, report: _Report) -> None:
-    policy = fields.get("first_player_policy")
-    if policy not in first_player_policies.POLICIES:
-        _unknown(where, "first_player_policy", policy, report)
     codes = fields.get("tiebreakers", [])
     if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
         report.add(where, "tiebreakers", _("expected %(type)s") % {"type": _("a list of codes")})
@@ -508,13 +503,12 @@ def _tournament_rules(fields: dict[str, Any], where: Any, rows: _Rows, report: _
             if code not in standings_domain.TIEBREAKERS or codes.count(code) > 1:
                 _unknown(where, "tiebreakers", code, report)
     structure = fields.get("match_structure", {})
-    if structure != {}:
-        try:
-            if not isinstance(structure, dict):
-                raise InvalidStructure("invalid_value", {"field": "match_structure"})
-            MatchStructure.from_dict(structure)
-        except InvalidStructure as exc:
-            report.add(where, "match_structure", structure_error_message(exc))
+    try:
+        if not isinstance(structure, dict):
+            raise InvalidStructure("invalid_value", {"field": "match_structure"})
+        MatchStructure.from_dict(structure)
+    except InvalidStructure as exc:
+        report.add(where, "match_structure", structure_error_message(exc))
 
 
 def _table_entries(match_pk: Any, rows: _Rows) -> set[Any]:
@@ -544,7 +538,8 @@ def _game_rules(fields: dict[str, Any], where: Any, rows: _Rows, report: _Report
     if (fields.get("winner") is None) != bool(fields.get("is_draw")):
         report.add(where, "winner", _("a game has a winner or is drawn, not both"))
     event = rows.fields_of(Tournament, rows.event) or {}
-    most = event.get("games_per_match")
+    structure = event.get("match_structure")
+    most = structure.get("games_per_match") if isinstance(structure, dict) else None
     if _is_int(most) and _is_int(fields.get("number")) and fields["number"] > most:
         _check_range((1, most), fields["number"], where, "number", report)
 

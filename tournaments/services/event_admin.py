@@ -16,8 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament, TournamentAction
 from tournaments.services._common import lock_tournament, require_status
-from tournaments.services._details import apply_details
-from tournaments.services.tournaments import SCORING_FIELDS
+from tournaments.services.tournaments import SCORING_FIELDS, apply_details
 
 S = Tournament.Status
 
@@ -42,12 +41,9 @@ TEMPLATE_FIELDS = (
     "format",
     "match_structure",
     "kind",
-    "games_per_match",
-    "stop_at_two_wins",
     *sorted(SCORING_FIELDS),
     "planned_rounds",
     "tiebreakers",
-    "first_player_policy",
     "late_entry_cutoff_round",
     "is_public",
     "decklists_published",

@@ -39,14 +39,14 @@ from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Game, Match, Tournament
 from tournaments.permissions import refuse_own_match
 from tournaments.services._common import wins_needed
-from tournaments.services._match_rules import (
+from tournaments.services.jobs import enqueue_standings
+from tournaments.services.match_rules import (
     game_fields,
     inconsistent,
     locked_match,
     require_playable,
     structure_of,
 )
-from tournaments.services.jobs import enqueue_standings
 from tournaments.services.report_closing import supersede_open_reports
 
 NO_SHOW_A = "no_show_a"

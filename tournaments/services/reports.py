@@ -26,7 +26,7 @@ from tournaments.domain import first_player as fp
 from tournaments.domain.types import GameRecord
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
 from tournaments.permissions import refuse_own_match
-from tournaments.services._match_rules import inconsistent, locked_match, structure_of
+from tournaments.services.match_rules import inconsistent, locked_match, structure_of
 from tournaments.services.results import game_correct, game_record
 
 RS = ResultReport.Status

@@ -1,7 +1,7 @@
 """Match results: game records checked against the match structure, with corrections kept in
 history (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player),
 §13 (Blue Moon matches)). Die rolls and the next first-player right are in
-``tournaments.services.rolls``.
+``tournaments.services.match_rules``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Game, GameCorrection, Match
-from tournaments.services._match_rules import (
+from tournaments.services.jobs import enqueue_standings
+from tournaments.services.match_rules import (
     entry_id,
     game_fields,
     inconsistent,
@@ -25,7 +26,6 @@ from tournaments.services._match_rules import (
     require_playable,
     structure_of,
 )
-from tournaments.services.jobs import enqueue_standings
 from tournaments.services.report_closing import supersede_open_reports
 
 

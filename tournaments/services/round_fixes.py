@@ -1,7 +1,8 @@
 """Fixing a round after pairing: discard a draft round (and pair again), unpublish a published
 round (one with results only when the organiser confirms deleting them: they are kept in the
 action log and can be restored, ``services.results_archive``), drop an entry after pairing
-with either a new pairing or a bye for its opponent, and score the rounds a re-added or late
+with either a new pairing (``entry_drop_and_repair``) or a bye for its opponent
+(``entry_drop_with_bye``), and score the rounds a re-added or late
 entry missed (a loss, a bye, or a seat against the bye of the round in progress). Every
 action is recorded as a
 ``TournamentAction`` (who, when, why, the tables before) and shown in the round's history.
@@ -40,9 +41,6 @@ from tournaments.services.rounds import round_pair_next
 
 R = Round.Status
 A = TournamentAction.Kind
-
-#: What ``entry_drop_after_pairing`` does with the round the entry was paired in.
-DROP_FIXES = ("repair", "bye")
 
 
 def _tables(rnd: Round) -> list[dict[str, Any]]:
@@ -220,29 +218,15 @@ def round_unpublish(
     return rnd
 
 
-@transaction.atomic
-def entry_drop_after_pairing(
-    *, entry: Entry, fix: str, by: Any = None, reason: str = ""
-) -> Round | None:
-    """Drop an entry that is paired in the last, unfinished round, and fix that round.
-
-    The entry is dropped after the round before (it does not play this round).
-    ``fix="repair"``: the round is discarded and paired again without the entry (the round
-    must have no results; a published one goes back to draft first) — returns the new draft.
-    ``fix="bye"``: the entry's table becomes a bye for its opponent (that table must have no
-    games yet), which counts as a match win (docs/rules.md §14 (Swiss pairing and byes)) —
-    returns the round. Recorded as ``drop_repaired`` / ``drop_bye``.
+def _drop_paired(entry: Entry, reason: str) -> tuple[TournamentModel, Entry, Round, RoundSeat]:
+    """Lock the tournament, ``entry`` and the last round (in that order), check that the entry
+    is paired in that unfinished round and has not dropped before it, and drop it after the
+    round before. Returns ``(tournament, entry, round, its seat)``.
 
     Raises:
-        InvalidState: ``tournament_status``, ``not_paired`` (the entry has no table in an
-            unfinished last round), ``already_dropped``.
-        Conflict: ``round_has_results`` (repair), ``match_has_results`` (bye).
-        ValidationFailed: ``invalid_value`` (unknown fix), ``reason_required``.
+        InvalidState: ``tournament_status``, ``not_paired``, ``already_dropped``.
+        ValidationFailed: ``reason_required``.
     """
-    if fix not in DROP_FIXES:
-        raise ValidationFailed(
-            "invalid_value", _("Choose a re-pair or a bye."), {"field": "fix", "value": fix}
-        )
     _require_reason(reason)
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, TournamentModel.Status.RUNNING)
@@ -268,25 +252,58 @@ def entry_drop_after_pairing(
         )
     entry.dropped_after_round = rnd.number - 1
     entry.save(update_fields=["dropped_after_round"])
-    if fix == "repair":
-        if _round_has_results(rnd):
-            raise Conflict(
-                "round_has_results",
-                _("Results are already recorded in round %(round)s; give a bye instead.")
-                % {"round": rnd.number},
-                {"round": rnd.number},
-            )
-        _record(
-            tournament,
-            A.DROP_REPAIRED,
-            by=by,
-            reason=reason,
-            round_number=rnd.number,
-            entry=entry,
-            params={"tables": _tables(rnd), "seed": rnd.seed},
+    return tournament, entry, rnd, seat
+
+
+@transaction.atomic
+def entry_drop_and_repair(*, entry: Entry, by: Any = None, reason: str = "") -> Round:
+    """Drop an entry paired in the last, unfinished round, and pair that round again without
+    it (the entry is dropped after the round before). The round must have no results; a
+    published one goes back to draft. Recorded as ``drop_repaired`` (the tables before and the
+    seed). Returns the new draft round. Source: docs/rules.md §14 (Swiss pairing and byes: a
+    dropped entry is not paired again).
+
+    Raises:
+        InvalidState: ``tournament_status``, ``not_paired`` (the entry has no table in an
+            unfinished last round), ``already_dropped``; the errors of ``round_pair_next``.
+        Conflict: ``round_has_results``.
+        ValidationFailed: ``reason_required``.
+    """
+    tournament, entry, rnd, _seat = _drop_paired(entry, reason)
+    if _round_has_results(rnd):
+        raise Conflict(
+            "round_has_results",
+            _("Results are already recorded in round %(round)s; give a bye instead.")
+            % {"round": rnd.number},
+            {"round": rnd.number},
         )
-        rnd.delete()
-        return round_pair_next(tournament=tournament, requested_by=by)
+    _record(
+        tournament,
+        A.DROP_REPAIRED,
+        by=by,
+        reason=reason,
+        round_number=rnd.number,
+        entry=entry,
+        params={"tables": _tables(rnd), "seed": rnd.seed},
+    )
+    rnd.delete()
+    return round_pair_next(tournament=tournament, requested_by=by)
+
+
+@transaction.atomic
+def entry_drop_with_bye(*, entry: Entry, by: Any = None, reason: str = "") -> Round:
+    """Drop an entry paired in the last, unfinished round, and turn its table into a bye for
+    its opponent (the entry is dropped after the round before; the table must have no games or
+    reports yet). The bye counts as a match win (docs/rules.md §14 (Swiss pairing and byes)).
+    Recorded as ``drop_bye`` (the tables before and after, the opponent). Returns the round.
+
+    Raises:
+        InvalidState: ``tournament_status``, ``not_paired`` (the entry has no table in an
+            unfinished last round), ``already_dropped``.
+        Conflict: ``match_has_results``.
+        ValidationFailed: ``reason_required``.
+    """
+    tournament, entry, rnd, seat = _drop_paired(entry, reason)
     match: Match = seat.match
     if match.games.exists() or match.reports.exists():
         raise Conflict(

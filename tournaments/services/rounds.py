@@ -50,7 +50,7 @@ def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> lis
         records,
         scoring=scoring_for(tournament),
         tiebreakers=tournament.tiebreakers,
-        games_per_match=tournament.games_per_match,
+        games_per_match=tournament.structure.games_per_match,
     )
     by_entry = {r.entry: r for r in rows}
     opponents: dict[int, set[int]] = {i: set() for i in ids}

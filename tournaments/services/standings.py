@@ -46,7 +46,7 @@ def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
         selectors.match_records(tournament),
         scoring=scoring_for(tournament),
         tiebreakers=tournament.tiebreakers,
-        games_per_match=tournament.games_per_match,
+        games_per_match=tournament.structure.games_per_match,
         dropped=dropped,
     )
 
@@ -209,8 +209,8 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     return {
         "format": tournament.format.slug,
         "kind": tournament.kind,
-        "policy": tournament.first_player_policy,
-        "games_per_match": tournament.games_per_match,
+        "policy": str(tournament.structure.policy),
+        "games_per_match": tournament.structure.games_per_match,
         "match_structure": tournament.structure.to_dict(),
         "tiebreakers": list(tournament.tiebreakers),
         "entries": [

@@ -1,14 +1,17 @@
-"""A tournament's life cycle: create (with its match settings and scoring), open registration,
-change the planned rounds, start (locking the deck lists) and finish.
+"""A tournament's life cycle: create (with its match settings, scoring, the kind its format
+implies and its descriptive details: date and time, venue, description, player cap), open
+registration, change the planned rounds, start (locking the deck lists) and finish.
 
 Sources: docs/rules.md §8 (HKK tournament structure and scoring), §6 (HKK first-player
-rights), §11 (WoW TCG matches and first player), §14 (Swiss pairing and byes) and §15 (Match
-points and tiebreakers).
+rights), §7 (HKK pair tournaments: the Páros format makes a pair event), §11 (WoW TCG matches
+and first player), §14 (Swiss pairing and byes; the player cap) and §15 (Match points and
+tiebreakers).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -30,7 +33,6 @@ from tournaments.services._common import (
     lock_tournament,
     require_status,
 )
-from tournaments.services._details import apply_details, kind_for_format
 from tournaments.services.deck_lists import lock_lists, require_pairable
 
 S = Tournament.Status
@@ -50,6 +52,54 @@ SCORING_FIELDS = frozenset(
 
 
 # --- create -------------------------------------------------------------------------------
+
+
+def format_kind(fmt: Format) -> str:
+    """The event kind a format implies: ``pair`` when its rule-set parameters say
+    ``"pair": true`` (HKK Páros, docs/rules.md §7 (HKK pair tournaments)), else ``individual``."""
+    params = fmt.params if isinstance(fmt.params, dict) else {}
+    return Tournament.Kind.PAIR if params.get("pair") else Tournament.Kind.INDIVIDUAL
+
+
+def kind_for_format(fmt: Format, kind: str | None) -> str:
+    """The event kind: ``kind`` when given and it agrees with :func:`format_kind`, else the
+    format's. Raises ``ValidationFailed("kind_mismatch")`` (field ``kind``) when they differ."""
+    implied = format_kind(fmt)
+    if kind and kind in Tournament.Kind.values and kind != implied:
+        raise ValidationFailed(
+            "kind_mismatch",
+            _("The format %(format)s is played by %(kind)s entries.")
+            % {"format": fmt.name, "kind": Tournament.Kind(implied).label},
+            {"kind": kind, "format_kind": implied},
+            fields={"kind": [_("This format decides the kind.")]},
+        )
+    return kind or implied
+
+
+#: The descriptive fields ``tournament_set_details`` changes.
+DETAIL_FIELDS = ("starts_at", "venue", "description", "max_entries")
+
+
+def apply_details(tournament: Tournament, details: Mapping[str, Any]) -> None:
+    unknown = set(details) - set(DETAIL_FIELDS)
+    if unknown:
+        raise ValidationFailed(
+            "invalid_value",
+            _("Unknown event detail: %(key)s.") % {"key": ", ".join(sorted(unknown))},
+            {"fields": sorted(unknown)},
+        )
+    cap = details.get("max_entries", tournament.max_entries)
+    if cap is not None and (not isinstance(cap, int) or cap < 2):
+        raise ValidationFailed(
+            "invalid_value",
+            _("The player cap must be at least 2."),
+            {"field": "max_entries"},
+            fields={"max_entries": [_("The player cap must be at least 2.")]},
+        )
+    for key, value in details.items():
+        if key in ("venue", "description"):
+            value = str(value or "").strip()
+        setattr(tournament, key, value)
 
 
 def _game_slug(fmt: Format) -> str:
@@ -170,16 +220,44 @@ def format_structure(fmt: Format) -> MatchStructure:
         raise _invalid_structure(exc) from None
 
 
-def _structure_with(
-    base: MatchStructure,
-    *,
-    policy: str | None,
-    games_per_match: int | None,
-    stop_at_two_wins: bool | None,
-) -> MatchStructure:
-    """``base`` with the organiser's overrides: another policy (its scoring settings are kept,
-    ``later_games`` only when the new policy allows it), games per match, best-of ending."""
-    if policy is None and games_per_match is None and stop_at_two_wins is None:
+@dataclass(frozen=True, slots=True)
+class TournamentSettings:
+    """The settings a new event may take instead of its format's (``None``: the format's or the
+    game's), built by the create form and the create serializer.
+
+    Attributes:
+        first_player_policy: a code of ``first_player_policies.POLICIES``; another policy than
+            the format's keeps its scoring settings, and ``later_games`` only when the new
+            policy allows it.
+        games_per_match: 1–9 (at most the policy's ``max_games``: 3 for ``hkk``).
+        ends_when_decided: ``True`` = best of (the match stops once its winner cannot change),
+            ``False`` = every game is played.
+        planned_rounds: Swiss rounds (``None``: suggested from the entries at the start).
+        tiebreakers: ordered codes of ``standings.TIEBREAKERS`` (``None``: the format's, else
+            the game's).
+        late_entry_cutoff_round: the last round a late entry may join (``None``: none once
+            running).
+        deck_deadline: when deck lists are due.
+        scoring: overrides of :data:`SCORING_FIELDS` (integers ≥ 0).
+    """
+
+    first_player_policy: str | None = None
+    games_per_match: int | None = None
+    ends_when_decided: bool | None = None
+    planned_rounds: int | None = None
+    tiebreakers: Sequence[str] | None = None
+    late_entry_cutoff_round: int | None = None
+    deck_deadline: datetime | None = None
+    scoring: Mapping[str, int] | None = None
+
+
+def _structure_with(base: MatchStructure, settings: TournamentSettings) -> MatchStructure:
+    """``base`` with the organiser's overrides (:class:`TournamentSettings`): another policy
+    (its scoring settings are kept, ``later_games`` only when the new policy allows it), games
+    per match, best-of ending."""
+    policy = settings.first_player_policy or None
+    games, ends = settings.games_per_match, settings.ends_when_decided
+    if policy is None and games is None and ends is None:
         return base
     data = base.to_dict()
     if policy is not None and policy != base.policy:
@@ -187,10 +265,10 @@ def _structure_with(
         data["policy"] = policy
         if not first_player_domain.get_policy(policy).later_games_setting:
             data["later_games"] = None
-    if games_per_match is not None:
-        data["games_per_match"] = games_per_match
-    if stop_at_two_wins is not None:
-        data["ends_when_decided"] = bool(stop_at_two_wins)
+    if games is not None:
+        data["games_per_match"] = games
+    if ends is not None:
+        data["ends_when_decided"] = bool(ends)
     try:
         return MatchStructure.from_dict(data)
     except InvalidStructure as exc:
@@ -204,37 +282,25 @@ def _structure_with(
         raise _invalid_structure(exc) from None
 
 
-def _match_settings(
-    fmt: Format,
-    *,
-    games_per_match: int | None,
-    stop_at_two_wins: bool | None,
-    planned_rounds: int | None,
-    tiebreakers: Sequence[str] | None,
-    first_player_policy: str | None,
-) -> tuple[MatchStructure, list[str]]:
+def _match_settings(fmt: Format, settings: TournamentSettings) -> tuple[MatchStructure, list[str]]:
     """``(match structure, tiebreakers)``: the format's structure (``format_structure``) with
     the given overrides, the given tiebreakers else the format row's, else the game's
     (:func:`game_rules`); checked: positive numbers, a known policy that allows that many
     games, known tiebreakers. Raises ``ValidationFailed`` (``unknown_game`` among others)."""
     game = game_rules(fmt)
-    if tiebreakers is not None:
-        tbs = list(tiebreakers)
+    if settings.tiebreakers is not None:
+        tbs = list(settings.tiebreakers)
     else:
         tbs = list(_format_default(fmt, ("default_tiebreakers",), game.tiebreakers))
         if not set(tbs) <= set(standings_domain.TIEBREAKERS):
             # A format row naming codes the standings registry does not know: use the game's.
             tbs = list(game.tiebreakers)
-    _check_positive(games_per_match=games_per_match, planned_rounds=planned_rounds)
-    if first_player_policy:
-        _check_policy(str(first_player_policy))
-    structure = _structure_with(
-        format_structure(fmt),
-        policy=str(first_player_policy) if first_player_policy else None,
-        games_per_match=games_per_match,
-        stop_at_two_wins=stop_at_two_wins,
+    _check_positive(
+        games_per_match=settings.games_per_match, planned_rounds=settings.planned_rounds
     )
-    return structure, _check_tiebreakers(tbs)
+    if settings.first_player_policy:
+        _check_policy(str(settings.first_player_policy))
+    return _structure_with(format_structure(fmt), settings), _check_tiebreakers(tbs)
 
 
 def _apply_scoring(tournament: Tournament, scoring: Mapping[str, int] | None) -> None:
@@ -255,67 +321,49 @@ def tournament_create(
     name: str,
     format_slug: str,
     kind: str | None = None,
-    games_per_match: int | None = None,
-    stop_at_two_wins: bool | None = None,
-    planned_rounds: int | None = None,
-    tiebreakers: Sequence[str] | None = None,
-    first_player_policy: str | None = None,
-    late_entry_cutoff_round: int | None = None,
-    deck_deadline: datetime | None = None,
-    scoring: Mapping[str, int] | None = None,
+    settings: TournamentSettings | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> Tournament:
     """Create a tournament in ``draft``.
 
-    ``kind`` follows the format (``_details.kind_for_format``); ``details``: date, venue,
-    description, player cap (``_details.apply_details``).
+    ``kind`` follows the format (:func:`kind_for_format`); ``details``: date, venue,
+    description, player cap (:func:`apply_details`).
 
     The match structure (first-player policy, games per match, best-of ending, draws, Blue Moon
     crystal score) is copied from the format (:func:`format_structure`): HKK formats the HKK
     rule with three games, all played (docs/rules.md §6 (HKK first-player rights)); WoW TCG
     best of three, the die roll winner chooses (§11 (WoW TCG matches and first player)); Blue
-    Moon one game scored in crystals (§13 (Blue Moon matches)). ``first_player_policy``,
-    ``games_per_match`` and ``stop_at_two_wins`` (``None`` = the format's) override it.
-    Tiebreakers come from the format row, else the game: HKK ``["buchholz", "game_points"]``
-    (§8 (HKK tournament structure and scoring)); WoW ``["omw", "gw", "ogw"]`` (§15 (Match
-    points and tiebreakers); Magic Tournament Rules, appendix C).
-
-    ``scoring`` may override any of ``match_win_points, match_draw_points, match_loss_points,
-    game_win_points, game_draw_points, game_loss_points, bye_games_won`` (HKK 3/1/0 and 2/1/0).
+    Moon one game scored in crystals (§13 (Blue Moon matches)). ``settings``
+    (:class:`TournamentSettings`; ``None`` fields = the format's) override it, the planned
+    rounds, the tiebreakers and the scoring. Tiebreakers come from the format row, else the
+    game: HKK ``["buchholz", "game_points"]`` (§8 (HKK tournament structure and scoring)); WoW
+    ``["omw", "gw", "ogw"]`` (§15 (Match points and tiebreakers); Magic Tournament Rules,
+    appendix C). Scoring defaults: HKK 3/1/0 match and 2/1/0 game points.
 
     Raises:
         NotFound: ``unknown_format``.
         ValidationFailed: ``unknown_tiebreaker``, ``unknown_first_player_policy``,
             ``invalid_match_structure`` (params ``reason``: an ``InvalidStructure`` code),
             ``invalid_value`` (bad kind, games per match, rounds or scoring key),
-            ``kind_mismatch`` (a kind the format does not allow).
+            ``kind_mismatch`` (a kind the format does not allow), ``unknown_game``.
     """
+    settings = settings or TournamentSettings()
     fmt = _format_or_not_found(format_slug)
     kind = kind_for_format(fmt, kind)
     _check_kind_and_name(kind, name)
-    structure, tbs = _match_settings(
-        fmt,
-        games_per_match=games_per_match,
-        stop_at_two_wins=stop_at_two_wins,
-        planned_rounds=planned_rounds,
-        tiebreakers=tiebreakers,
-        first_player_policy=first_player_policy,
-    )
+    structure, tbs = _match_settings(fmt, settings)
     tournament = Tournament(
         owner=owner,
         name=str(name).strip(),
         format=fmt,
         kind=kind,
-        games_per_match=structure.games_per_match,
-        stop_at_two_wins=structure.ends_when_decided,
-        planned_rounds=planned_rounds,
+        planned_rounds=settings.planned_rounds,
         tiebreakers=tbs,
-        first_player_policy=str(structure.policy),
         match_structure=structure.to_dict(),
-        late_entry_cutoff_round=late_entry_cutoff_round,
-        deck_deadline=deck_deadline,
+        late_entry_cutoff_round=settings.late_entry_cutoff_round,
+        deck_deadline=settings.deck_deadline,
     )
-    _apply_scoring(tournament, scoring)
+    _apply_scoring(tournament, settings.scoring)
     apply_details(tournament, details or {})
     tournament.save()
     return tournament

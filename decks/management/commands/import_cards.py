@@ -10,7 +10,10 @@ is one transaction: a malformed file writes nothing and exits with status 2 (Com
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
@@ -39,17 +42,22 @@ class Command(BaseCommand):
     def handle(self, *args, game: str, file: str, **options):
         path = Path(file)
         if path.suffix.lower() == ".json" and path.is_file():
-            try:
+            with _not_card_data():
                 data = read_json(path)
-            except CatalogueFormatError as exc:
-                raise CommandError(
-                    _("The file is not valid card data, nothing was imported: %(error)s")
-                    % {"error": exc},
-                    returncode=ERROR_STATUS,
-                ) from exc
             if is_export(data):
-                self._import_export(game, path, data)
+                with _not_card_data():
+                    export = parse_export(data, game=game, source=path.name)
+                    result = catalogue_import_export(export=export)
+                self._summary(game, len(export.cards), result)
                 return
+        cards = self._read(game, path)
+        with _not_card_data():
+            result = catalogue_sync(game_slug=game, cards=cards)
+        self._summary(game, len(cards), result)
+
+    def _read(self, game: str, path: Path) -> list:
+        """The cards of ``path`` read by ``game``'s importer (``CommandError`` for an unknown
+        game, a missing, malformed or empty file)."""
         importer = get_importer(game)
         if importer is None:
             raise CommandError(
@@ -61,26 +69,15 @@ class Command(BaseCommand):
             raise CommandError(
                 _("File not found: %(path)s") % {"path": path}, returncode=ERROR_STATUS
             )
-        try:
+        with _not_card_data():
             cards = importer(path)
-        except CatalogueFormatError as exc:
-            raise CommandError(
-                _("The file is not valid card data, nothing was imported: %(error)s")
-                % {"error": exc},
-                returncode=ERROR_STATUS,
-            ) from exc
         if not cards:
             raise CommandError(
                 _("The file contains no cards, nothing was imported."), returncode=ERROR_STATUS
             )
-        try:
-            result = catalogue_sync(game_slug=game, cards=cards)
-        except ValueError as exc:
-            raise CommandError(
-                _("The file is not valid card data, nothing was imported: %(error)s")
-                % {"error": exc},
-                returncode=ERROR_STATUS,
-            ) from exc
+        return list(cards)
+
+    def _summary(self, game: str, total: int, result: Any) -> None:
         clear_caches()
         self.stdout.write(
             self.style.SUCCESS(
@@ -90,7 +87,7 @@ class Command(BaseCommand):
                 )
                 % {
                     "game": game,
-                    "total": len(cards),
+                    "total": total,
                     "created": result.created,
                     "updated": result.updated,
                     "unchanged": result.unchanged,
@@ -99,30 +96,15 @@ class Command(BaseCommand):
             )
         )
 
-    def _import_export(self, game: str, path: Path, data: object) -> None:
-        try:
-            export = parse_export(data, game=game, source=path.name)
-            result = catalogue_import_export(export=export)
-        except (CatalogueFormatError, ValueError) as exc:
-            raise CommandError(
-                _("The file is not valid card data, nothing was imported: %(error)s")
-                % {"error": exc},
-                returncode=ERROR_STATUS,
-            ) from exc
-        clear_caches()
-        self.stdout.write(
-            self.style.SUCCESS(
-                _(
-                    "%(game)s: %(total)d cards read; %(created)d created, %(updated)d updated, "
-                    "%(unchanged)d unchanged, %(editions)d new editions."
-                )
-                % {
-                    "game": game,
-                    "total": len(export.cards),
-                    "created": result.created,
-                    "updated": result.updated,
-                    "unchanged": result.unchanged,
-                    "editions": result.editions_created,
-                }
-            )
-        )
+
+@contextmanager
+def _not_card_data() -> Iterator[None]:
+    """Turn a malformed file (``CatalogueFormatError``, or ``ValueError`` from the sync) into
+    the command's error, exit status 2; nothing was written (one transaction)."""
+    try:
+        yield
+    except (CatalogueFormatError, ValueError) as exc:
+        raise CommandError(
+            _("The file is not valid card data, nothing was imported: %(error)s") % {"error": exc},
+            returncode=ERROR_STATUS,
+        ) from exc

@@ -76,7 +76,7 @@ def test_readd_a_no_show_and_a_late_entry_with_the_missed_rounds_scored(api, own
     rnd = services.round_publish(round=services.round_pair_next(tournament=t))
     assert rnd.status == "published"  # the round stays in progress
     url = f"/api/tournaments/{t.pk}/entries/{entries[1].pk}/readd/"
-    services.entry_drop_after_pairing(entry=entries[1], fix="bye", reason="no-show")
+    services.entry_drop_with_bye(entry=entries[1], reason="no-show")
     r = api.post(url, {}, format="json")
     assert r.status_code == 400 and r.json()["error"]["code"] == "missed_choice_required"
     r = api.post(url, {"missed": "pair", "reason": "arrived late"}, format="json")

@@ -24,6 +24,8 @@ def test_create_makes_the_caller_owner(api, owner):
     assert body["owner"] == "organiser"
     assert body["status"] == "draft"
     assert body["first_player_policy"] == "hkk"
+    assert (body["games_per_match"], body["ends_when_decided"]) == (3, False)
+    assert "stop_at_two_wins" not in body
     assert body["tiebreakers"] == ["buchholz", "game_points"]
     assert Tournament.objects.get(pk=body["id"]).owner == owner
 

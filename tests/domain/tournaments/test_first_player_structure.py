@@ -7,10 +7,8 @@ import json
 
 import pytest
 
-from tests.domain.tournaments.match_helpers import A, B
-from tournaments.domain.first_player import POLICIES, get_policy, next_right
+from tournaments.domain.first_player import POLICIES, get_policy
 from tournaments.domain.games import GAMES
-from tournaments.domain.match import MatchState
 from tournaments.domain.match_structure import (
     PRESETS,
     InvalidStructure,
@@ -18,7 +16,6 @@ from tournaments.domain.match_structure import (
     MatchStructure,
     PolicyCode,
     get_preset,
-    structure_for_policy,
 )
 
 
@@ -144,17 +141,5 @@ def test_unknown_preset_and_policy():
         get_preset("chess")
     assert err.value.code == "unknown_preset" and "hkk" in err.value.params["known"]
     with pytest.raises(InvalidStructure) as err:
-        structure_for_policy("coin")
+        MatchStructure("coin", games_per_match=1, ends_when_decided=True)
     assert err.value.code == "unknown_policy"
-
-
-def test_structure_for_the_older_tournament_settings():
-    assert structure_for_policy("hkk") == get_preset("hkk")
-    wow = structure_for_policy("loser_chooses", games_per_match=1)
-    assert (wow.policy, wow.games_per_match, wow.ends_when_decided) == ("loser_chooses", 1, True)
-
-
-def test_policy_keyword_must_agree_with_the_structure():
-    with pytest.raises(ValueError, match="contradicts"):
-        next_right(MatchState(A, B), get_preset("hkk"), policy="wow")
-    assert next_right(MatchState(A, B, roll_winner=B), get_preset("hkk"), policy="hkk").holder == B

@@ -20,7 +20,7 @@ from tournaments.domain.first_player import (
     validate_games,
 )
 from tournaments.domain.match import MatchState, games_remaining, is_match_decided, match_result
-from tournaments.domain.match_structure import LaterGames, get_preset, structure_for_policy
+from tournaments.domain.match_structure import LaterGames, MatchStructure, get_preset
 from tournaments.domain.types import StartChoice
 
 BO3 = get_preset("wow_best_of_three")
@@ -141,7 +141,7 @@ def test_wrong_chooser_is_refused():
     games=st.lists(st.tuples(st.sampled_from([A, B, None]), st.booleans()), min_size=1, max_size=3),
 )
 def test_wow_matches_the_older_loser_chooses_policy(roll_winner, games):
-    older = structure_for_policy("loser_chooses", games_per_match=3, ends_when_decided=True)
+    older = MatchStructure("loser_chooses", games_per_match=3, ends_when_decided=True)
     state = record_die_roll(MatchState(A, B), BO3, roll_winner)
     for winner, waived in games:
         if is_match_decided(state, BO3):
@@ -150,5 +150,3 @@ def test_wow_matches_the_older_loser_chooses_policy(roll_winner, games):
         state = play(state, BO3, winner, choice=OPP if waived else StartChoice.SELF)
     validate_games(state, BO3)
     validate_games(state, older)
-    # the older policy-only form still replays the same games
-    validate_games(state, policy="loser_chooses")

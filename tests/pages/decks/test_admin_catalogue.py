@@ -43,8 +43,6 @@ def test_saving_the_policy_fields_writes_params(admin_client):
                     "description",
                     "rule_set",
                     "sideboard_mode",
-                    "first_player_policy",
-                    "games_per_match",
                 )
             },
             "game": core.game_id,

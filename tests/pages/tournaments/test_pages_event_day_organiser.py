@@ -168,7 +168,7 @@ def test_a_late_no_show_is_added_back_with_the_bye_seat_from_the_event_page(c, o
     rnd = services.round_publish(round=services.round_pair_next(tournament=t))
     match = rnd.matches.exclude(entry_b=None).order_by("table")[0]
     absent = match.entry_a
-    services.entry_drop_after_pairing(entry=absent, fix="bye", reason="no-show")
+    services.entry_drop_with_bye(entry=absent, reason="no-show")
     detail = c.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     url = reverse("tournaments:entry-readd", args=[t.pk, absent.pk])
     assert f'href="{url}"' in detail  # the button stays after the round was paired

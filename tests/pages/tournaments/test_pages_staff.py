@@ -25,7 +25,7 @@ def test_create_event_with_every_option(world):
             "format": "hkk",
             "kind": "individual",
             "games_per_match": 3,
-            "stop_at_two_wins": "on",
+            "ends_when_decided": "on",
             "tiebreaker_1": "game_points",
             "tiebreaker_2": "buchholz",
             "tiebreaker_3": "",
@@ -40,7 +40,7 @@ def test_create_event_with_every_option(world):
     assert t.late_entry_cutoff_round == 3
     assert r.status_code == 302
     assert t.tiebreakers == ["game_points", "buchholz"]
-    assert t.first_player_policy == "loser_chooses" and t.stop_at_two_wins
+    assert t.structure.policy == "loser_chooses" and t.structure.ends_when_decided
     assert not t.is_public and t.decklists_published and t.deck_check_percent == 25
 
 

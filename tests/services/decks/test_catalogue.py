@@ -210,7 +210,7 @@ def test_seeded_formats():
     assert paros.params == {"pair": True} and len(paros.banned) == 25 + 4
     wow = format_spec("wow-constructed", on=date(2025, 6, 1))
     assert (wow.min_main, wow.sideboard_size, wow.copy_limit) == (60, 10, 4)
-    assert Format.objects.get(slug="wow-constructed").first_player_policy == "loser_chooses"
+    assert Format.objects.get(slug="wow-constructed").match_structure["policy"] == "wow"
     for slug in ("bluemoon-advanced", "bluemoon-people"):
         spec = format_spec(slug)
         assert spec.rule_set == slug and spec.game == "bluemoon"

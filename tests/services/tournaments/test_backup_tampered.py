@@ -25,6 +25,7 @@ from django.db import transaction
 
 from tests.factories import make_tournament
 from tournaments import selectors, services
+from tournaments.domain.match_structure import get_preset
 from tournaments.models import EntryMember, Match, Round, StaffRole, Tournament
 from tournaments.services.backup import EVENT_MODELS, event_backup
 
@@ -109,6 +110,10 @@ def _rows(document: dict[str, Any], label: str) -> list[dict[str, Any]]:
 def _fields(document: dict[str, Any], label: str, index: int = 0) -> dict[str, Any]:
     fields: dict[str, Any] = _rows(document, label)[index]["fields"]
     return fields
+
+
+def _hkk(**changes: Any) -> dict[str, Any]:
+    return {**get_preset("hkk").to_dict(), **changes}
 
 
 def _set(label: str, **values: Any) -> Callable[[dict[str, Any], Other], None]:
@@ -245,17 +250,23 @@ CASES: dict[str, Callable[[dict[str, Any], Other], None]] = {
     "unknown staff role": _set("staffrole", role="owner"),
     "unknown event status": _set("tournament", status="archived"),
     "unknown event kind": _set("tournament", kind="trio"),
-    "unknown first-player policy": _set("tournament", first_player_policy="coin_flip"),
+    "unknown first-player policy": _set("tournament", match_structure=_hkk(policy="coin_flip")),
     "unknown tiebreaker": _set("tournament", tiebreakers=["luck"]),
     "broken match structure": _set("tournament", match_structure={"policy": "hkk", "x": 1}),
+    "no match structure": _set("tournament", match_structure={}),
+    "an older backup's unknown policy column": _set(
+        "tournament", match_structure={}, first_player_policy="coin_flip"
+    ),
     "unknown round status": _set("round", status="paused"),
     "unknown penalty kind": _set("penalty", kind="ban"),
     "unknown seat": _set("entrymember", seat="C"),
     "unknown deck list format": _set("decksubmission", format_slug="nincs-ilyen"),
     "unknown event format": lambda d, o: d.__setitem__("format", "nincs-ilyen"),
     # Numbers out of range.
-    "zero games per match": _set("tournament", games_per_match=0),
-    "games per match beyond a small integer": _set("tournament", games_per_match=70000),
+    "zero games per match": _set("tournament", match_structure=_hkk(games_per_match=0)),
+    "games per match beyond a small integer": _set(
+        "tournament", match_structure=_hkk(games_per_match=70000)
+    ),
     "deck checks for 500% of the entries": _set("tournament", deck_check_percent=500),
     "negative registered round": _set("entry", registered_round=-1),
     "round number 0": _set("round", number=0),
@@ -298,6 +309,25 @@ CASES: dict[str, Callable[[dict[str, Any], Other], None]] = {
     "two current deck lists of one member": _second_current_list,
     "another event's player under another account": _take_over_player,
 }
+
+
+def test_an_older_backup_with_the_structure_columns_imports(catalogue, tmp_path):
+    """A backup written while ``Tournament`` still mirrored its structure in three columns: the
+    columns are folded into an empty structure (a stored one is kept)."""
+    document, _other = _build()
+    fields = _fields(document, "tournament")
+    fields.update(first_player_policy="loser_chooses", games_per_match=3, stop_at_two_wins=True)
+    fields["match_structure"] = {}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    call_command("import_event", str(path), verbosity=0)
+    pk = next(o["pk"] for o in document["objects"] if o["model"] == "tournaments.tournament")
+    structure = Tournament.objects.get(pk=pk).structure
+    assert (structure.policy, structure.games_per_match, structure.ends_when_decided) == (
+        "loser_chooses",
+        3,
+        True,
+    )
 
 
 def _counts() -> dict[str, int]:

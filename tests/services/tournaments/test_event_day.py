@@ -89,7 +89,7 @@ def test_no_show_after_publishing_gives_the_opponent_a_bye() -> None:
     match = rnd.matches.order_by("table")[0]
     absent: Any = match.entry_a
     opponent: Any = match.entry_b
-    services.entry_drop_after_pairing(entry=absent, fix="bye", reason="no-show")
+    services.entry_drop_with_bye(entry=absent, reason="no-show")
     match.refresh_from_db()
     assert (match.entry_a_id, match.entry_b_id) == (opponent.pk, None)
     assert not RoundSeat.objects.filter(round=rnd, entry=absent).exists()
@@ -103,7 +103,7 @@ def test_no_show_after_publishing_gives_the_opponent_a_bye() -> None:
 def test_no_show_in_a_draft_round_pairs_again_without_the_entry() -> None:
     t, entries = _running()
     rnd = services.round_pair_next(tournament=t)
-    new = services.entry_drop_after_pairing(entry=entries[0], fix="repair", reason="no-show")
+    new = services.entry_drop_and_repair(entry=entries[0], reason="no-show")
     assert new is not None and new.number == 1
     seated = set(RoundSeat.objects.filter(round=new).values_list("entry_id", flat=True))
     assert entries[0].pk not in seated and len(seated) == 7

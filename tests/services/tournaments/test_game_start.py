@@ -7,6 +7,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from decks.models import Format
+from tournaments.domain.match_structure import get_preset
 from tournaments.models import DeckSubmission, Entry, EntryMember, Match, Player, Round, Tournament
 from tournaments.services.game_start import match_game_start
 
@@ -15,7 +16,10 @@ pytestmark = pytest.mark.django_db
 
 def make_tournament(slug: str = "hkk", kind: str = "individual") -> Tournament:
     return Tournament.objects.create(
-        name="Kupa", format=Format.objects.get(slug=slug), kind=kind, first_player_policy="hkk"
+        name="Kupa",
+        format=Format.objects.get(slug=slug),
+        kind=kind,
+        match_structure=get_preset("hkk").to_dict(),
     )
 
 

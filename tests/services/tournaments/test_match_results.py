@@ -21,7 +21,8 @@ pytestmark = pytest.mark.django_db
 def published(*, stop: bool = False) -> tuple[Tournament, Round, Match]:
     t, _ = make_tournament(entries=4, decks=False, owner=UserFactory(username="org"))
     if stop:
-        Tournament.objects.filter(pk=t.pk).update(stop_at_two_wins=True, match_structure={})
+        best_of = {**t.match_structure, "ends_when_decided": True}
+        Tournament.objects.filter(pk=t.pk).update(match_structure=best_of)
         t.refresh_from_db()
     t = services.tournament_start(tournament=t)
     rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=3))

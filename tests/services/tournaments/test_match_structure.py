@@ -1,5 +1,5 @@
 """The match structure as data: validated in the format admin, copied onto a new tournament
-with the organiser's overrides, and backfilled for tournaments created before it
+with the organiser's overrides, and folded from the former mirror columns by a migration
 (docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and first player), §13 (Blue
 Moon matches))."""
 
@@ -8,19 +8,18 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from django.apps import apps as django_apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.utils import translation
 
 from decks.models import Format
 from hkk_tournament.errors import ValidationFailed
-from tests.factories import make_tournament
 from tournaments import services
 from tournaments.admin import FormatMatchStructureForm
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-BACKFILL = importlib.import_module("tournaments.migrations.0004_backfill_match_structure")
 SEED = importlib.import_module("decks.migrations.0008_seed_match_structures")
 CRYSTALS = importlib.import_module("decks.migrations.0011_blue_moon_crystals_and_base_game_format")
 
@@ -37,13 +36,11 @@ def _admin_form(structure) -> FormatMatchStructureForm:
             "sideboard_size",
             "min_main",
             "copy_limit",
-            "first_player_policy",
         )
         if getattr(fmt, field) is not None
     }
     data.update(
         game=fmt.game_id,
-        games_per_match=3,
         colours_not_counted="[]",
         params="{}",
         default_tiebreakers="[]",
@@ -78,31 +75,67 @@ def test_seeded_formats_follow_the_sources():
     assert SEED.structure_for("wow", "wow-core") == SEED.WOW_BEST_OF_ONE
 
 
-def test_overrides_on_creation():
-    t = services.tournament_create(
-        owner=None, name="x", format_slug="wow-constructed", first_player_policy="loser_chooses"
+def _create(format_slug: str, **settings) -> Tournament:
+    return services.tournament_create(
+        owner=None,
+        name="x",
+        format_slug=format_slug,
+        settings=services.TournamentSettings(**settings),
     )
+
+
+def test_overrides_on_creation():
+    t = _create("wow-constructed", first_player_policy="loser_chooses")
     assert t.match_structure["policy"] == "loser_chooses"
     assert t.match_structure["later_games"] is None
-    t = services.tournament_create(owner=None, name="x", format_slug="hkk", stop_at_two_wins=True)
+    t = _create("hkk", ends_when_decided=True)
     assert t.structure.ends_when_decided and t.structure.games_per_match == 3
     with pytest.raises(ValidationFailed) as exc:
-        services.tournament_create(owner=None, name="x", format_slug="hkk", games_per_match=5)
+        _create("hkk", games_per_match=5)
     assert exc.value.code == "invalid_value" and exc.value.params["max"] == 3
 
 
-def test_backfill_builds_the_structure_from_the_old_fields():
-    t, _ = make_tournament()
-    Tournament.objects.filter(pk=t.pk).update(
-        match_structure={},
+@pytest.mark.django_db(transaction=True)
+def test_migration_folds_the_mirror_columns_into_the_structure_and_back():
+    """0016 writes the structure of a tournament that stored none from the former mirror
+    columns (a stored structure wins), 0017 drops them; the reverse writes them back."""
+    before = [("tournaments", "0015_game_details_reported")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps.get_model("tournaments", "Tournament")
+    fmt = Format.objects.get(slug="hkk")
+    bare = old.objects.create(
+        name="old",
+        format_id=fmt.pk,
         first_player_policy="loser_chooses",
         games_per_match=3,
         stop_at_two_wins=True,
+        match_structure={},
     )
-    BACKFILL.backfill(django_apps, None)
-    t.refresh_from_db()
-    assert t.match_structure["policy"] == "loser_chooses"
-    assert (t.structure.games_per_match, t.structure.ends_when_decided) == (3, True)
-    BACKFILL.empty(django_apps, None)
-    t.refresh_from_db()
-    assert t.match_structure == {} and t.structure.policy == "loser_chooses"
+    kept = old.objects.create(
+        name="kept",
+        format_id=fmt.pk,
+        first_player_policy="wow",
+        games_per_match=1,
+        match_structure={"policy": "hkk", "games_per_match": 3, "ends_when_decided": False},
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    structure = Tournament.objects.get(pk=bare.pk).structure
+    assert (structure.policy, structure.games_per_match, structure.ends_when_decided) == (
+        "loser_chooses",
+        3,
+        True,
+    )
+    assert Tournament.objects.get(pk=kept.pk).structure.policy == "hkk"
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps.get_model("tournaments", "Tournament")
+    back = old.objects.get(pk=kept.pk)
+    assert (back.first_player_policy, back.games_per_match, back.stop_at_two_wins) == (
+        "hkk",
+        3,
+        False,
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

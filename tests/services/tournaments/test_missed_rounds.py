@@ -90,7 +90,7 @@ def test_a_no_show_comes_back_and_takes_the_bye_seat_of_the_round_in_progress() 
     match = rnd.matches.order_by("table")[0]
     absent: Any = match.entry_a
     opponent = match.entry_b_id
-    services.entry_drop_after_pairing(entry=absent, fix="bye", reason="no-show")
+    services.entry_drop_with_bye(entry=absent, reason="no-show")
     services.entry_readd(entry=absent, missed="pair", reason="arrived at minute 5")
     match.refresh_from_db()
     assert (match.entry_a_id, match.entry_b_id) == (opponent, absent.pk)
@@ -163,7 +163,7 @@ def test_two_desks_cannot_both_take_the_same_bye() -> None:
     seated = Match.objects.exclude(pk=bye.pk).filter(round=rnd).order_by("table")
     comers = [seated[0].entry_a, seated[1].entry_a]
     for e in comers:
-        services.entry_drop_after_pairing(entry=e, fix="bye", reason="no-show")
+        services.entry_drop_with_bye(entry=e, reason="no-show")
     queue = list(comers)
 
     def readd():

@@ -25,19 +25,18 @@ pytestmark = pytest.mark.django_db
 
 def test_create_takes_hkk_defaults_from_the_format():
     t, _ = make_tournament(decks=False)
-    assert t.first_player_policy == "hkk"
+    s = t.structure
     assert t.tiebreakers == ["buchholz", "game_points"]
-    assert (t.games_per_match, t.stop_at_two_wins) == (3, False)
+    assert (s.policy, s.games_per_match, s.ends_when_decided) == ("hkk", 3, False)
     assert (t.match_win_points, t.match_draw_points, t.game_win_points) == (3, 1, 2)
     assert t.status == Tournament.Status.REGISTRATION
 
 
 def test_create_wow_copies_the_format_structure_and_mtr_tiebreakers():
     t = services.tournament_create(owner=None, name="WoW", format_slug="wow-constructed")
-    assert t.first_player_policy == "wow"
     assert t.match_structure["policy"] == "wow"
     assert t.match_structure["later_games"] == "loser_chooses"
-    assert (t.games_per_match, t.stop_at_two_wins) == (3, True)
+    assert (t.structure.games_per_match, t.structure.ends_when_decided) == (3, True)
     assert t.tiebreakers == ["omw", "gw", "ogw"]
 
 
@@ -56,15 +55,28 @@ def test_create_rejects_unknown_format_tiebreaker_and_policy():
         services.tournament_create(owner=None, name="x", format_slug="nope")
     assert exc.value.code == "unknown_format"
     with pytest.raises(ValidationFailed) as exc:
-        services.tournament_create(owner=None, name="x", format_slug="hkk", tiebreakers=["elo"])
+        services.tournament_create(
+            owner=None,
+            name="x",
+            format_slug="hkk",
+            settings=services.TournamentSettings(tiebreakers=["elo"]),
+        )
     assert exc.value.code == "unknown_tiebreaker"
     with pytest.raises(ValidationFailed) as exc:
         services.tournament_create(
-            owner=None, name="x", format_slug="hkk", first_player_policy="coin"
+            owner=None,
+            name="x",
+            format_slug="hkk",
+            settings=services.TournamentSettings(first_player_policy="coin"),
         )
     assert exc.value.code == "unknown_first_player_policy"
     with pytest.raises(ValidationFailed):
-        services.tournament_create(owner=None, name="x", format_slug="hkk", games_per_match=5)
+        services.tournament_create(
+            owner=None,
+            name="x",
+            format_slug="hkk",
+            settings=services.TournamentSettings(games_per_match=5),
+        )
     assert not Tournament.objects.exists()
 
 

@@ -33,10 +33,15 @@ def test_the_seeded_data_and_the_registries_agree():
 
 def test_a_tournament_naming_an_unregistered_policy_or_tiebreaker_fails_the_check():
     t, _ = make_tournament(decks=False)
-    Tournament.objects.filter(pk=t.pk).update(first_player_policy="chess_clock")
+    structure = t.match_structure
+    Tournament.objects.filter(pk=t.pk).update(
+        match_structure={**structure, "policy": "chess_clock"}
+    )
+    assert _ids(registry_drift()) == ["tournaments.E002"]
+    Tournament.objects.filter(pk=t.pk).update(match_structure={})
     assert _ids(registry_drift()) == ["tournaments.E002"]
     Tournament.objects.filter(pk=t.pk).update(
-        first_player_policy="hkk", tiebreakers=["buchholz", "sonneborn_berger"]
+        match_structure=structure, tiebreakers=["buchholz", "sonneborn_berger"]
     )
     errors = registry_drift()
     assert _ids(errors) == ["tournaments.E002"] and "sonneborn_berger" in errors[0].msg
@@ -53,9 +58,13 @@ def test_a_format_of_a_game_without_an_entry_fails_the_check():
 
 def test_a_format_with_an_invalid_structure_or_policy_fails_the_check():
     Format.objects.filter(slug="hkk").update(
-        first_player_policy="coin_flip", match_structure={"policy": "hkk", "games_per_match": 7}
+        match_structure={"policy": "hkk", "games_per_match": 7, "ends_when_decided": False}
     )
-    assert _ids(registry_drift()) == ["tournaments.E003", "tournaments.E003"]
+    assert _ids(registry_drift()) == ["tournaments.E003"]
+    Format.objects.filter(slug="hkk").update(
+        match_structure={"policy": "coin_flip", "games_per_match": 1, "ends_when_decided": True}
+    )
+    assert _ids(registry_drift()) == ["tournaments.E003"]
 
 
 def test_an_entry_without_its_label_fails_the_check(monkeypatch):
@@ -75,14 +84,6 @@ def test_a_game_naming_an_unknown_tiebreaker_fails_the_check(monkeypatch):
         GAMES, "wow", game.__class__(game.code, game.label, game.structure, ("nope",), 8)
     )
     assert "tournaments.E001" in _ids(registry_drift())
-
-
-def test_model_choices_are_the_registry_with_translated_labels():
-    field = Tournament._meta.get_field("first_player_policy")
-    with translation.override("hu"):
-        choices = dict(field.choices)
-    assert list(choices) == list(POLICIES)
-    assert choices["hkk"] == translation.gettext(POLICIES["hkk"].label) != POLICIES["hkk"].label
 
 
 def test_the_create_form_shows_labels_not_codes():

@@ -83,8 +83,8 @@ def test_loser_chooses_policy():
     assert nxt.holder == b and nxt.decision.reason == "same_after_draw"
 
 
-def test_stop_at_two_wins_ends_the_match():
-    t, _ = make_tournament(entries=2, decks=False, stop_at_two_wins=True)
+def test_a_best_of_match_ends_once_decided():
+    t, _ = make_tournament(entries=2, decks=False, ends_when_decided=True)
     t, rnd = start_and_pair(t)
     m = rnd.matches.get()
     play(m, ["a", "a"])

@@ -266,7 +266,7 @@ def simulate(
         name=f"Simulation {seed}",
         format_slug=format_slug,
         kind=Tournament.Kind.PAIR if pairs else Tournament.Kind.INDIVIDUAL,
-        planned_rounds=rounds,
+        settings=services.TournamentSettings(planned_rounds=rounds),
     )
     services.tournament_open_registration(tournament=tournament)
     entries = _register(tournament, players=players, pairs=pairs, rng=rng, cards=cards)
