@@ -9,7 +9,11 @@ Errors are rendered by the project's one DRF handler (``hkk_tournament.exception
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from hkk_tournament.schema import ErrorResponseSerializer
@@ -73,3 +77,15 @@ class TournamentApi(APIView):
         tournament = self.member_tournament(tournament_id)
         require_owner(self.request.user, tournament)
         return tournament
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    """A recorded reason (required by the services where results change)."""
+
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+def _reason(request: Request, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

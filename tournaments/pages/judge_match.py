@@ -22,14 +22,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from hkk_tournament.errors import ApplicationError
+from hkk_tournament.errors import ApplicationError, error_message
 from tournaments import selectors, services
 from tournaments.domain.first_player import RightMode, right_mode
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import Match, Round
-from tournaments.pages.common import judged_tournament, match_at, run, visible_round
+from tournaments.pages.common import judged_tournament, match_at, round_url, run, visible_round
+from tournaments.pages.event_day_forms import MatchResultForm
 from tournaments.pages.judge_forms import DieRollForm, GameForm, QuickGameForm
 from tournaments.permissions import refuse_own_match
 from tournaments.services.game_start import match_game_start
@@ -270,3 +271,36 @@ def _game_form(
         chooses=chooses,
         score_max=score_max,
     )
+
+
+@login_required
+@require_POST
+def match_result(request: HttpRequest, tournament_id: int, number: int, table: int) -> HttpResponse:
+    """POST /tournaments/<id>/rounds/<number>/tables/<table>/result/ (judges): record the whole
+    match from its slip (``services.match_result_record``); back to the round page at the next
+    open table of the fast entry (``#fast-N``, the page focuses it; after the last, the first
+    still open), or at this table with the error in words (for instance "who won the die
+    roll?")."""
+    tournament = judged_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    match = match_at(rnd, table)
+    form = MatchResultForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a result."))
+        return redirect(round_url(tournament, number) + f"#fast-{table}")
+    try:
+        services.match_result_record(
+            match=match,
+            result=form.cleaned_data["result"],
+            die_roll_winner=form.cleaned_data["die_roll_winner"],
+            recorded_by=request.user,
+        )
+    except ApplicationError as exc:
+        messages.error(
+            request, _("Table %(table)s: %(error)s") % {"table": table, "error": error_message(exc)}
+        )
+        return redirect(round_url(tournament, number) + f"#fast-{table}")
+    messages.success(request, _("Table %(table)s recorded.") % {"table": table})
+    following = selectors.next_open_table(round=rnd, after=table)
+    anchor = f"#fast-{following}" if following is not None else "#fast-results"
+    return redirect(round_url(tournament, number) + anchor)

@@ -11,7 +11,7 @@ from tests.factories import UserFactory, make_tournament
 from tests.pages.tournaments.role_world import World
 from tournaments import selectors, services
 from tournaments.models import Player, ResultReport
-from tournaments.pages.event_day import qr_svg
+from tournaments.pages.projector import qr_svg
 
 pytestmark = pytest.mark.django_db
 
