@@ -113,7 +113,7 @@ def test_no_downloaded_csv_cell_starts_like_a_formula() -> None:
             category=Penalty.Category.SLOW_PLAY,
             kind=Penalty.Kind.WARNING,
             notes=note,
-            by=judge,
+            actor=judge,
         )
     api = Client()
     api.force_login(owner)

@@ -56,6 +56,6 @@ class ResultsRestoreApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, action_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         action = services.round_results_restore(
-            tournament=tournament, action_id=action_id, by=request.user
+            tournament=tournament, action_id=action_id, actor=request.user
         )
         return Response(ActionOutputSerializer(action).data, status=status.HTTP_201_CREATED)

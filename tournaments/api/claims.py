@@ -12,8 +12,7 @@ from rest_framework.response import Response
 from hkk_tournament.schema import ErrorResponseSerializer
 from hkk_tournament.throttling import failures_counted
 from tournaments import selectors, services
-from tournaments.api._common import ERRORS, TournamentApi, _reason
-from tournaments.permissions import require_authenticated
+from tournaments.api._common import ERRORS, TournamentApi, _reason, require_authenticated
 
 
 class ClaimCodeOutputSerializer(serializers.Serializer):
@@ -49,7 +48,9 @@ class EntryClaimCodeApi(TournamentApi):
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
         rows = []
         for member in entry.members.filter(player__user=None).order_by("seat"):
-            player = services.player_claim_code(entry=entry, player_id=member.player_id)
+            player = services.player_claim_code(
+                actor=request.user, entry=entry, player_id=member.player_id
+            )
             rows.append(
                 {"player": player.pk, "name": player.display_name, "code": player.claim_code}
             )

@@ -18,6 +18,12 @@ from rest_framework.response import Response
 
 from hkk_tournament.converters import ID_MAX
 from tournaments import selectors, services
+from tournaments.access import (
+    can_judge,
+    can_see_override_notes,
+    is_player_of_entry,
+    require_deck_list_reader,
+)
 from tournaments.api._common import (
     ERRORS,
     READ_ERRORS,
@@ -28,13 +34,6 @@ from tournaments.api._common import (
 )
 from tournaments.api.rounds import RoundDetailOutputSerializer, round_payload
 from tournaments.models import Entry, Tournament
-from tournaments.permissions import (
-    can_judge,
-    can_see_override_notes,
-    is_player_of_entry,
-    require_deck_list_viewer,
-    require_deck_submitter,
-)
 from tournaments.services import IMPORT_MAX_BYTES
 
 # --- serializers --------------------------------------------------------------------------
@@ -339,7 +338,7 @@ class EntryDeckSubmitApi(TournamentApi):
     def get(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = self.member_tournament(tournament_id)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        require_deck_list_viewer(request.user, entry)
+        require_deck_list_reader(request.user, entry)
         history = can_judge(request.user, tournament) or is_player_of_entry(request.user, entry)
         decks = selectors.entry_deck_lists(entry=entry, history=history)
         return Response(DeckSubmissionOutputSerializer(decks, many=True).data)
@@ -354,21 +353,19 @@ class EntryDeckSubmitApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = self.member_tournament(tournament_id)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        require_deck_submitter(request.user, entry)
         serializer = DeckSubmitInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         player = selectors.member_player_for(
             entry=entry, user=request.user, player_id=data.get("player"), seat=data.get("seat")
         )
-        require_deck_submitter(request.user, entry, player)
         submission = services.deck_submit(
             tournament=tournament,
             entry=entry,
             player=player,
             text=data.get("text"),
             data=data.get("data"),
-            by=request.user,
+            actor=request.user,
         )
         return Response(
             DeckSubmissionOutputSerializer(submission).data, status=status.HTTP_201_CREATED
@@ -396,7 +393,7 @@ class EntryOverrideApi(TournamentApi):
         serializer.is_valid(raise_exception=True)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
         entry = services.entry_override_deck(
-            entry=entry, reason=serializer.validated_data["reason"], by=request.user
+            entry=entry, reason=serializer.validated_data["reason"], actor=request.user
         )
         return Response(EntryStateOutputSerializer(entry).data)
 
@@ -428,7 +425,7 @@ class EntryDeckApproveApi(TournamentApi):
             entry=entry,
             submission_id=deck_id,
             reason=serializer.validated_data["reason"],
-            by=request.user,
+            actor=request.user,
         )
         return Response(DeckSubmissionOutputSerializer(submission).data)
 
@@ -577,7 +574,7 @@ class EntryDropAfterPairingApi(TournamentApi):
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, DropAfterPairingInputSerializer)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        rnd = services.entry_drop_after_pairing(entry=entry, by=request.user, **data)
+        rnd = services.entry_drop_after_pairing(entry=entry, actor=request.user, **data)
         payload = {"round": round_payload(tournament, rnd) if rnd is not None else None}
         return Response(DropAfterPairingOutputSerializer(payload).data)
 
@@ -599,7 +596,7 @@ class EntryReaddApi(TournamentApi):
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, ReaddInputSerializer)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        entry = services.entry_readd(entry=entry, by=request.user, **data)
+        entry = services.entry_readd(entry=entry, actor=request.user, **data)
         return Response({"entries": [entry.pk]})
 
 
@@ -617,7 +614,7 @@ class EntryCheckInApi(TournamentApi):
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, CheckInInputSerializer)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        services.entry_check_in(entry=entry, checked_in=data["checked_in"])
+        services.entry_check_in(actor=request.user, entry=entry, checked_in=data["checked_in"])
         return Response({"entries": [entry.pk]})
 
 
@@ -632,7 +629,7 @@ class DropAbsentApi(TournamentApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
-        dropped = services.entries_drop_not_checked_in(tournament=tournament, by=request.user)
+        dropped = services.entries_drop_not_checked_in(tournament=tournament, actor=request.user)
         return Response({"entries": [e.pk for e in dropped]})
 
 
@@ -655,7 +652,7 @@ class EntriesImportApi(TournamentApi):
             text=data.get("text"),
             data=upload.read() if upload is not None else None,
             dry_run=data["dry_run"],
-            by=request.user,
+            actor=request.user,
         )
         body = {
             "saved": result.saved,

@@ -168,12 +168,12 @@ class RoundListCreateApi(TournamentApi):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         if request.query_params.get("async") in ("1", "true", "yes"):
-            services.round_pair_next_async(tournament=tournament, requested_by=request.user)
+            services.round_pair_next_async(tournament=tournament, actor=request.user)
             return Response(
                 RoundQueuedOutputSerializer({"queued": True, "tournament": tournament.pk}).data,
                 status=status.HTTP_202_ACCEPTED,
             )
-        rnd = services.round_pair_next(tournament=tournament, requested_by=request.user)
+        rnd = services.round_pair_next(tournament=tournament, actor=request.user)
         return round_response(tournament, rnd, status.HTTP_201_CREATED)
 
 
@@ -220,7 +220,7 @@ class RoundSwapApi(TournamentApi):
             table_x=data["table_x"],
             table_y=data["table_y"],
             swap=data["swap"],
-            by=request.user,
+            actor=request.user,
             reason=data.get("reason", ""),
         )
         return round_response(tournament, rnd)
@@ -242,7 +242,7 @@ class RoundPublishApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         rnd = services.round_publish(
-            round=selectors.round_get(tournament=tournament, number=number)
+            actor=request.user, round=selectors.round_get(tournament=tournament, number=number)
         )
         return round_response(tournament, rnd)
 
@@ -263,7 +263,9 @@ class RoundFinishApi(TournamentApi):
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
-        rnd = services.round_finish(round=selectors.round_get(tournament=tournament, number=number))
+        rnd = services.round_finish(
+            actor=request.user, round=selectors.round_get(tournament=tournament, number=number)
+        )
         return round_response(tournament, rnd)
 
 
@@ -296,7 +298,7 @@ class RoundDiscardApi(TournamentApi):
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, DiscardInputSerializer)
         rnd = selectors.round_get(tournament=tournament, number=number)
-        new = services.round_discard(round=rnd, by=request.user, **data)
+        new = services.round_discard(round=rnd, actor=request.user, **data)
         if new is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return round_response(tournament, new)
@@ -319,5 +321,5 @@ class RoundUnpublishApi(TournamentApi):
         data = _reason(request, UnpublishInputSerializer)
         rnd = selectors.round_get(tournament=tournament, number=number)
         return round_response(
-            tournament, services.round_unpublish(round=rnd, by=request.user, **data)
+            tournament, services.round_unpublish(round=rnd, actor=request.user, **data)
         )

@@ -19,9 +19,9 @@ from tournaments.api._common import (
     ReasonInputSerializer,
     TournamentApi,
     _reason,
+    require_authenticated,
 )
 from tournaments.models import Tournament
-from tournaments.permissions import require_authenticated
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -184,7 +184,7 @@ class TournamentOpenRegistrationApi(_TournamentTransitionApi):
     """
 
     def transition(self, tournament: Tournament) -> Tournament:
-        return services.tournament_open_registration(tournament=tournament)
+        return services.tournament_open_registration(actor=self.request.user, tournament=tournament)
 
     @extend_schema(
         operation_id="tournaments_open_registration",
@@ -205,7 +205,7 @@ class TournamentStartApi(_TournamentTransitionApi):
     """
 
     def transition(self, tournament: Tournament) -> Tournament:
-        return services.tournament_start(tournament=tournament)
+        return services.tournament_start(actor=self.request.user, tournament=tournament)
 
     @extend_schema(
         operation_id="tournaments_start",
@@ -225,7 +225,7 @@ class TournamentFinishApi(_TournamentTransitionApi):
     """
 
     def transition(self, tournament: Tournament) -> Tournament:
-        return services.tournament_finish(tournament=tournament)
+        return services.tournament_finish(actor=self.request.user, tournament=tournament)
 
     @extend_schema(
         operation_id="tournaments_finish",
@@ -268,7 +268,7 @@ class TournamentReopenApi(TournamentApi):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, ReasonInputSerializer)
-        tournament = services.tournament_reopen(tournament=tournament, by=request.user, **data)
+        tournament = services.tournament_reopen(tournament=tournament, actor=request.user, **data)
         return Response(DetailsOutputSerializer(tournament).data)
 
 
@@ -284,7 +284,9 @@ class TournamentDetailsApi(TournamentApi):
     def patch(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, DetailsInputSerializer)
-        tournament = services.tournament_set_details(tournament=tournament, **data)
+        tournament = services.tournament_set_details(
+            actor=request.user, tournament=tournament, **data
+        )
         return Response(DetailsOutputSerializer(tournament).data)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -16,7 +15,6 @@ from django.views.decorators.http import require_POST
 from tournaments import services
 from tournaments.pages.common import judged_tournament, round_url, run, visible_round
 from tournaments.pages.event_day_forms import ClockForm
-from tournaments.permissions import can_manage, refuse_own_match
 
 _CLOCK_MESSAGES = {
     "start": gettext_lazy("The clock is running."),
@@ -39,16 +37,13 @@ def round_clock(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
         return redirect(round_url(tournament, number))
     data = form.cleaned_data
     action, minutes, table = data["action"], data["minutes"], data["table"]
-    if not (action == "extend" and table) and not can_manage(request.user, tournament):
-        raise PermissionDenied(_("Only the organisers of this tournament may do this."))
-    own = rnd.matches.filter(table=table).first() if table else None
-    if own is not None:
-        refuse_own_match(request.user, own)  # nobody extends their own table (403 page)
     calls = {
-        "start": lambda: services.round_clock_start(round=rnd, minutes=minutes),
-        "pause": lambda: services.round_clock_pause(round=rnd),
-        "resume": lambda: services.round_clock_resume(round=rnd),
-        "extend": lambda: services.round_clock_extend(round=rnd, minutes=minutes or 0, table=table),
+        "start": lambda: services.round_clock_start(actor=request.user, round=rnd, minutes=minutes),
+        "pause": lambda: services.round_clock_pause(actor=request.user, round=rnd),
+        "resume": lambda: services.round_clock_resume(actor=request.user, round=rnd),
+        "extend": lambda: services.round_clock_extend(
+            actor=request.user, round=rnd, minutes=minutes or 0, table=table
+        ),
     }
     run(request, calls[action], _CLOCK_MESSAGES[action])
     return redirect(round_url(tournament, number) + (f"#table-{table}" if table else ""))

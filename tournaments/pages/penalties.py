@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from hkk_tournament.downloads import csv_response
-from hkk_tournament.errors import ApplicationError, error_message
+from hkk_tournament.errors import error_message
 from tournaments import selectors, services
-from tournaments.pages.common import judged_tournament
+from tournaments.pages.common import FORM_ERRORS, judged_tournament
 from tournaments.pages.event_day_forms import PenaltyForm
 
 
@@ -52,9 +52,9 @@ def penalties(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 category=data["category"],
                 kind=data["kind"],
                 notes=data["notes"],
-                by=request.user,
+                actor=request.user,
             )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:
             messages.error(request, error_message(exc))
         else:
             messages.success(request, _("Penalty recorded."))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors, services
+from tournaments.access import can_manage
 from tournaments.pages.common import run, visible_tournament
 from tournaments.pages.event_day_forms import TopCutForm
-from tournaments.permissions import can_manage
 
 
 def top_cut(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -49,8 +48,6 @@ def top_cut_action(request: HttpRequest, tournament_id: int, action: str) -> Htt
     """POST /tournaments/<id>/top-cut/start/ (:class:`TopCutForm`) or …/top-cut/next/
     (organisers): start the top cut or pair the next bracket round; back to the bracket."""
     tournament = visible_tournament(request, tournament_id)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("Only the organisers of this tournament may do this."))
     back = redirect(reverse("tournaments:top-cut", args=[tournament.pk]))
     if action == "start":
         form = TopCutForm(request.POST)
@@ -64,14 +61,14 @@ def top_cut_action(request: HttpRequest, tournament_id: int, action: str) -> Htt
                 tournament=tournament,
                 size=data["size"],
                 higher_seed_chooses=data["higher_seed_chooses"],
-                by=request.user,
+                actor=request.user,
             ),
             _("The top cut has started."),
         )
     else:
         run(
             request,
-            lambda: services.top_cut_next(tournament=tournament, by=request.user),
+            lambda: services.top_cut_next(tournament=tournament, actor=request.user),
             _("The next bracket round is paired."),
         )
     return back

@@ -7,6 +7,7 @@ the right or chooses who starts in the next game (docs/rules.md §6 (HKK first-p
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -16,6 +17,7 @@ from hkk_tournament.errors import InvalidState
 from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.models import Entry, Match
+from tournaments.permissions import require_judge_of_match
 from tournaments.services._match_rules import (
     entry_id,
     inconsistent,
@@ -28,7 +30,7 @@ from tournaments.services._match_rules import (
 
 @transaction.atomic
 def match_set_die_roll(
-    *, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool | None = None
+    *, actor: Any, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool | None = None
 ) -> Match:
     """Record the game-1 die roll winner: HKK "player 1", who holds the right in game 1
     (docs/rules.md §6 (HKK first-player rights)); WoW TCG and Blue Moon the entry that chooses
@@ -45,6 +47,7 @@ def match_set_die_roll(
         Conflict: ``reroll_agreement_too_late`` (the agreement changed after the roll).
         ValidationFailed: ``not_in_match``, ``reroll_not_available`` (not HKK with 3 games).
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
     require_playable(match)
     winner = entry_id(winner_entry)
@@ -72,7 +75,7 @@ def match_set_die_roll(
 
 
 @transaction.atomic
-def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
+def match_set_reroll_agreement(*, actor: Any, match: Match, agreed: bool = True) -> Match:
     """Record (or withdraw) the players' agreement to decide HKK game 3 by a new die roll.
 
     Accepted only before the game-1 die roll is recorded (docs/rules.md §6 (HKK first-player
@@ -84,6 +87,7 @@ def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
         ValidationFailed: ``reroll_not_available`` (not HKK with three games).
         InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``.
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
     require_playable(match)
     structure = structure_of(match)
@@ -103,12 +107,13 @@ def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
 
 
 @transaction.atomic
-def match_set_game3_roll(*, match: Match, winner_entry: Entry | int) -> Match:
+def match_set_game3_roll(*, actor: Any, match: Match, winner_entry: Entry | int) -> Match:
     """Record the winner of the agreed game-3 re-roll (docs/rules.md §6 (HKK first-player
     rights)); a recorded one may be corrected until game 3 is recorded.
 
     Raises ``InvalidState("no_reroll_agreed" | "not_game_3" | …)``, ``ValidationFailed``.
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
     require_playable(match)
     winner = entry_id(winner_entry)

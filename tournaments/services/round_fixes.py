@@ -28,6 +28,7 @@ from tournaments.models import (
     TournamentAction,
 )
 from tournaments.models import Tournament as TournamentModel
+from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import enqueue_standings
@@ -141,7 +142,7 @@ def _discard(
 def round_discard(
     *,
     round: Round,
-    by: Any = None,
+    actor: Any,
     reason: str = "",
     pair_again: bool = False,
     delete_results: bool = False,
@@ -159,6 +160,7 @@ def round_discard(
         Conflict: ``round_has_results`` (params ``games``, ``reports``, ``rolls``).
         ValidationFailed: ``reason_required``; the errors of ``round_pair_next``.
     """
+    require_manage(actor, round.tournament)
     _require_reason(reason)
     tournament, rnd = _locked_round(round)
     if rnd.status != R.DRAFT:
@@ -168,17 +170,24 @@ def round_discard(
             {"round": rnd.number, "status": rnd.status},
         )
     deleted = _deleted_results(rnd, delete_results)
-    _discard(tournament, rnd, by=by, reason=reason, kind=A.ROUND_DISCARDED, deleted=deleted)
+    _discard(
+        tournament,
+        rnd,
+        by=acting_user(actor),
+        reason=reason,
+        kind=A.ROUND_DISCARDED,
+        deleted=deleted,
+    )
     if deleted:
         enqueue_standings(tournament.pk)
     if pair_again:
-        return round_pair_next(tournament=tournament, requested_by=by)
+        return round_pair_next(tournament=tournament, actor=actor)
     return None
 
 
 @transaction.atomic
 def round_unpublish(
-    *, round: Round, by: Any = None, reason: str = "", delete_results: bool = False
+    *, round: Round, actor: Any, reason: str = "", delete_results: bool = False
 ) -> Round:
     """published → draft. A round with results (games, player reports or die rolls) is refused
     unless ``delete_results`` confirms deleting them; they are then kept in the action's
@@ -193,6 +202,7 @@ def round_unpublish(
         Conflict: ``round_has_results`` (params ``games``, ``reports``, ``rolls``).
         ValidationFailed: ``reason_required``.
     """
+    require_manage(actor, round.tournament)
     _require_reason(reason)
     tournament, rnd = _locked_round(round)
     if rnd.status != R.PUBLISHED:
@@ -209,7 +219,7 @@ def round_unpublish(
     _record(
         tournament,
         A.ROUND_UNPUBLISHED,
-        by=by,
+        by=acting_user(actor),
         reason=reason,
         round_number=rnd.number,
         params=params,
@@ -222,7 +232,7 @@ def round_unpublish(
 
 @transaction.atomic
 def entry_drop_after_pairing(
-    *, entry: Entry, fix: str, by: Any = None, reason: str = ""
+    *, entry: Entry, fix: str, actor: Any, reason: str = ""
 ) -> Round | None:
     """Drop an entry that is paired in the last, unfinished round, and fix that round.
 
@@ -239,6 +249,7 @@ def entry_drop_after_pairing(
         Conflict: ``round_has_results`` (repair), ``match_has_results`` (bye).
         ValidationFailed: ``invalid_value`` (unknown fix), ``reason_required``.
     """
+    require_manage(actor, entry.tournament)
     if fix not in DROP_FIXES:
         raise ValidationFailed(
             "invalid_value", _("Choose a re-pair or a bye."), {"field": "fix", "value": fix}
@@ -279,14 +290,14 @@ def entry_drop_after_pairing(
         _record(
             tournament,
             A.DROP_REPAIRED,
-            by=by,
+            by=acting_user(actor),
             reason=reason,
             round_number=rnd.number,
             entry=entry,
             params={"tables": _tables(rnd), "seed": rnd.seed},
         )
         rnd.delete()
-        return round_pair_next(tournament=tournament, requested_by=by)
+        return round_pair_next(tournament=tournament, actor=actor)
     match: Match = seat.match
     if match.games.exists() or match.reports.exists():
         raise Conflict(
@@ -306,7 +317,7 @@ def entry_drop_after_pairing(
     _record(
         tournament,
         A.DROP_BYE,
-        by=by,
+        by=acting_user(actor),
         reason=reason,
         round_number=rnd.number,
         entry=entry,
