@@ -59,6 +59,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tournaments.permissions import SYSTEM
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hkk_tournament.settings")
 
@@ -91,11 +93,13 @@ def _register(tournament: Tournament, count: int, lists: int, rng: random.Random
             tournament=tournament, player_name=f"Player {i:0{width}d}"
         )
         if i > lists:
-            services.entry_override_deck(entry=entry, reason="benchmark")
+            services.entry_override_deck(actor=SYSTEM, entry=entry, reason="benchmark")
             continue
         member = entry.members.select_related("player").get()
         text, _rule_card = build_legal_deck(format_slug="hkk", rng=rng, rule_card=None, cards=cards)
-        services.deck_submit(tournament=tournament, entry=entry, player=member.player, text=text)
+        services.deck_submit(
+            actor=SYSTEM, tournament=tournament, entry=entry, player=member.player, text=text
+        )
         if i % 512 == 0:
             print(f"  registered {i}/{count}", flush=True)
 
@@ -212,10 +216,10 @@ def main() -> None:
         kind=Tournament.Kind.INDIVIDUAL,
         settings=services.TournamentSettings(planned_rounds=args.rounds),
     )
-    services.tournament_set_options(tournament=tournament, is_public=True)
-    services.tournament_open_registration(tournament=tournament)
+    services.tournament_set_options(actor=SYSTEM, tournament=tournament, is_public=True)
+    services.tournament_open_registration(actor=SYSTEM, tournament=tournament)
     _register(tournament, args.entries, args.lists, rng)
-    tournament = services.tournament_start(tournament=tournament)
+    tournament = services.tournament_start(actor=SYSTEM, tournament=tournament)
     _analyze()
     print(
         f"event {tournament.pk}: {args.entries} entries built in {time.perf_counter() - t0:.0f} s"
@@ -231,12 +235,12 @@ def main() -> None:
             with CaptureQueriesContext(connection) as ctx:
                 seconds, rnd = _timed(
                     lambda: services.round_pair_next(
-                        tournament=tournament, seed=rng.getrandbits(32)
+                        actor=SYSTEM, tournament=tournament, seed=rng.getrandbits(32)
                     )
                 )
             pair_s.append(seconds)
             pair_q.append(len(ctx.captured_queries))
-            rnd = services.round_publish(round=rnd)
+            rnd = services.round_publish(actor=SYSTEM, round=rnd)
             matches = list(
                 Match.objects.filter(round=rnd, entry_b__isnull=False)
                 .select_related("round__tournament")
@@ -256,7 +260,7 @@ def main() -> None:
                 phases.append(_phase(recorders, "slip", matches, rng))
                 samples.append(phases[0])
                 slips.append(phases[1])
-            services.round_finish(round=rnd)
+            services.round_finish(actor=SYSTEM, round=rnd)
             recording.run_recomputes()
             _analyze()
             print(

@@ -36,6 +36,8 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from tournaments.permissions import SYSTEM
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hkk_tournament.settings")
 
@@ -74,7 +76,7 @@ def _build(entries: int) -> Tournament:
         format_slug="hkk",
         kind=Tournament.Kind.INDIVIDUAL,
     )
-    services.tournament_open_registration(tournament=tournament)
+    services.tournament_open_registration(actor=SYSTEM, tournament=tournament)
     for i in range(entries):
         services.entry_register_player(
             tournament=tournament, player_name=_name(i), email=f"p{i}@example.com"
@@ -108,7 +110,7 @@ def _checker(tournament_id: int, stop: Any, out: Any) -> None:
     while not stop.is_set():
         entry = Entry(pk=rng.choice(ids), tournament_id=tournament_id)
         t0 = time.perf_counter()
-        services.entry_check_in(entry=entry, checked_in=rng.random() < 0.5)
+        services.entry_check_in(actor=SYSTEM, entry=entry, checked_in=rng.random() < 0.5)
         took.append(time.perf_counter() - t0)
         time.sleep(0.02)
     out.send(took)
@@ -122,7 +124,9 @@ def _measured(tournament: Tournament, text: str, dry_run: bool) -> tuple[float, 
     child.start()
     time.sleep(0.5)  # the checker is connected and checking in
     t0 = time.perf_counter()
-    result = services.entries_import(tournament=tournament, text=text, dry_run=dry_run)
+    result = services.entries_import(
+        actor=SYSTEM, tournament=tournament, text=text, dry_run=dry_run
+    )
     seconds = time.perf_counter() - t0
     time.sleep(0.2)
     stop.set()

@@ -36,6 +36,7 @@ from django.db import connection, connections
 from hkk_tournament.celery import app
 from tournaments import services
 from tournaments.models import Game, Match
+from tournaments.permissions import SYSTEM
 from tournaments.services import jobs
 
 #: Standings recomputes queued (tournament ids) in this process, run by :func:`run_recomputes`.
@@ -115,7 +116,7 @@ def _slip(match: Match, rng: random.Random, timed: list[float]) -> None:
     result = _slip_result(rng, structure.games_per_match, structure.ends_when_decided)
     roll = rng.choice((match.entry_a_id, match.entry_b_id))
     started = time.monotonic()
-    services.match_result_record(match=match, result=result, die_roll_winner=roll)
+    services.match_result_record(actor=SYSTEM, match=match, result=result, die_roll_winner=roll)
     timed.append(time.monotonic() - started)
 
 
@@ -124,7 +125,7 @@ def _games(match: Match, rng: random.Random, timed: list[float]) -> None:
     the next-right look-up and the game (``game_record``, the timed call)."""
     a, b = match.entry_a_id, match.entry_b_id
     assert b is not None, "a bye has no games"
-    services.match_set_die_roll(match=match, winner_entry=rng.choice((a, b)))
+    services.match_set_die_roll(actor=SYSTEM, match=match, winner_entry=rng.choice((a, b)))
     number = 0
     while True:
         nxt = services.match_next_right(match=match)
@@ -138,7 +139,12 @@ def _games(match: Match, rng: random.Random, timed: list[float]) -> None:
         winner = a if x < 0.47 else b if x < 0.94 else None
         started = time.monotonic()
         services.game_record(
-            match=match, number=number, winner_entry=winner, first_entry=first, waived=waived
+            actor=SYSTEM,
+            match=match,
+            number=number,
+            winner_entry=winner,
+            first_entry=first,
+            waived=waived,
         )
         timed.append(time.monotonic() - started)
 

@@ -22,6 +22,7 @@ from hkk_tournament.celery import app
 from tournaments import services
 from tournaments.management.commands.simulate_tournament import build_legal_deck
 from tournaments.models import Entry, Player, Tournament
+from tournaments.permissions import SYSTEM
 
 #: Format rows as the decks seed migration creates them (recreated after a transactional
 #: test flushed the database).
@@ -153,7 +154,7 @@ def make_tournament(
         settings=settings,
         **{k: v for k, v in options.items() if k not in fields},
     )
-    t = services.tournament_open_registration(tournament=t)
+    t = services.tournament_open_registration(actor=SYSTEM, tournament=t)
     made = []
     for i in range(1, entries + 1):
         if kind == Tournament.Kind.PAIR:
@@ -166,7 +167,7 @@ def make_tournament(
         if decks:
             submit_decks(t, e, seed=i, format_slug=format_slug)
         else:
-            services.entry_override_deck(entry=e, reason="test without decks")
+            services.entry_override_deck(actor=SYSTEM, entry=e, reason="test without decks")
     return t, made
 
 
@@ -185,6 +186,7 @@ def submit_decks(
         rc = rule_cards[i] if rule_cards is not None else "Ősi rúna"
         subs.append(
             services.deck_submit(
+                actor=SYSTEM,
                 tournament=tournament,
                 entry=entry,
                 player=member.player,

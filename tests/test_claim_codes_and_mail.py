@@ -23,6 +23,7 @@ from hkk_tournament.errors import InvalidState, NotFound, PermissionDenied
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Player, StaffRole
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -37,7 +38,7 @@ def _user(username: str | None = None, **kw: Any) -> Any:
 
 def _event_with_code(**kw: Any) -> tuple[Any, Any, Player]:
     t, (entry,) = make_tournament(entries=1, decks=False, **kw)
-    return t, entry, services.player_claim_code(entry=entry)
+    return t, entry, services.player_claim_code(actor=SYSTEM, entry=entry)
 
 
 def _guesser(n: int = 0) -> Client:
@@ -92,7 +93,7 @@ def test_successful_claims_do_not_use_up_the_address_budget(settings) -> None:
         },
     }
     t, entries = make_tournament(entries=6, decks=False)
-    codes = [services.player_claim_code(entry=e).claim_code for e in entries]
+    codes = [services.player_claim_code(actor=SYSTEM, entry=e).claim_code for e in entries]
     results = [_api_claim(_guesser(n), code).status_code for n, code in enumerate(codes)]
     assert results == [200] * 6  # six players behind one address claim their own codes
 
@@ -114,7 +115,7 @@ def test_codes_expire_after_the_configured_lifetime(settings) -> None:
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "claim_code_expired"
     # Asking again makes a new code; the old one stays refused.
-    fresh = services.player_claim_code(entry=entry)
+    fresh = services.player_claim_code(actor=SYSTEM, entry=entry)
     assert fresh.claim_code != player.claim_code
     assert fresh.claim_code_expires_at is not None and fresh.claim_code_expires_at > timezone.now()
     with pytest.raises(NotFound):
@@ -139,7 +140,7 @@ def test_the_events_staff_cannot_claim_its_players(role: str) -> None:
     staff = owner
     if role != "owner":
         staff = _user(username="stab")
-        services.staff_appoint(tournament=t, user=staff, role=role, by=owner)
+        services.staff_appoint(tournament=t, user=staff, role=role, actor=owner)
     with pytest.raises(PermissionDenied) as exc:
         services.player_claim(user=staff, code=player.claim_code)
     assert exc.value.code == "staff_cannot_claim"
@@ -153,7 +154,7 @@ def test_the_events_staff_cannot_claim_its_players(role: str) -> None:
     # A judge of another event may claim it.
     other, _ = make_tournament()
     outsider = _user(username="kulsos")
-    services.staff_appoint(tournament=other, user=outsider, role="judge", by=None)
+    services.staff_appoint(tournament=other, user=outsider, role="judge", actor=SYSTEM)
     assert services.player_claim(user=outsider, code=player.claim_code).user_id == outsider.pk
 
 
@@ -198,7 +199,7 @@ def test_without_mail_the_organiser_sees_the_code_instead_of_sent(settings, caps
     assert "sends no e-mail" in page and "The invitation is sent" not in page
     assert mail.outbox == []
     with pytest.raises(InvalidState) as exc:
-        services.player_invite(entry=entry, claim_url="https://x/claim/")
+        services.player_invite(actor=SYSTEM, entry=entry, claim_url="https://x/claim/")
     assert exc.value.code == "mail_unavailable"
     assert player.claim_code not in capsys.readouterr().out
 

@@ -17,6 +17,7 @@ from hkk_tournament.errors import PermissionDenied
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Player, StaffRole
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -33,14 +34,15 @@ def _player(entry: Any) -> Player:
 
 def test_codes_for_every_unclaimed_player_keep_valid_ones_and_renew_expired_ones() -> None:
     t, owner, entries = _event()
-    kept = services.player_claim_code(entry=entries[0])
-    expired = services.player_claim_code(entry=entries[1])
+    kept = services.player_claim_code(actor=SYSTEM, entry=entries[0])
+    expired = services.player_claim_code(actor=SYSTEM, entry=entries[1])
     Player.objects.filter(pk=expired.pk).update(
         claim_code_expires_at=timezone.now() - timedelta(minutes=1)
     )
     claimed = _player(entries[2])
     services.player_claim(
-        user=UserFactory(), code=services.player_claim_code(entry=entries[2]).claim_code
+        user=UserFactory(),
+        code=services.player_claim_code(actor=SYSTEM, entry=entries[2]).claim_code,
     )
     claimed.refresh_from_db()
 
@@ -62,8 +64,8 @@ def test_only_organisers_make_codes_for_everyone() -> None:
     t, owner, entries = _event(3)
     co = UserFactory()
     judge = UserFactory()
-    services.staff_appoint(tournament=t, user=co, role=StaffRole.Role.ORGANISER, by=owner)
-    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
+    services.staff_appoint(tournament=t, user=co, role=StaffRole.Role.ORGANISER, actor=owner)
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, actor=owner)
     for outsider in (judge, UserFactory()):
         with pytest.raises(PermissionDenied) as refused:
             services.player_claim_codes_all(actor=outsider, tournament=t)
@@ -95,8 +97,10 @@ def test_the_page_button_makes_every_code_and_the_sheet_lists_them_with_tables()
     page = client.get(reverse("tournaments:claim-codes", args=[t.pk])).content.decode()
     assert all(code in page for code in codes.values())
 
-    services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     sheet = client.get(reverse("tournaments:claim-sheet", args=[t.pk]))
     assert sheet.status_code == 200 and sheet["Content-Type"] == "application/pdf"
     reader = PdfReader(io.BytesIO(sheet.content))
@@ -111,7 +115,7 @@ def test_the_page_button_makes_every_code_and_the_sheet_lists_them_with_tables()
 def test_judges_and_strangers_get_neither_the_button_nor_the_sheet() -> None:
     t, owner, _entries = _event(2)
     judge = UserFactory()
-    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, actor=owner)
     for user in (judge, UserFactory()):
         client = _client(user)
         assert client.post(reverse("tournaments:claim-codes-all", args=[t.pk])).status_code in (
@@ -127,7 +131,7 @@ def test_judges_and_strangers_get_neither_the_button_nor_the_sheet() -> None:
 
 def test_the_api_makes_every_code_in_one_call() -> None:
     t, owner, entries = _event(4)
-    kept = services.player_claim_code(entry=entries[0])
+    kept = services.player_claim_code(actor=SYSTEM, entry=entries[0])
     client = Client()
     client.force_login(owner)
     response = client.post(f"/api/tournaments/{t.pk}/claim-codes/")
@@ -136,6 +140,6 @@ def test_the_api_makes_every_code_in_one_call() -> None:
     assert [r["name"] for r in rows] == ["P1", "P2", "P3", "P4"]
     assert rows[0]["code"] == kept.claim_code and all(len(r["code"]) == 8 for r in rows)
     judge: Any = UserFactory()
-    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, actor=owner)
     client.force_login(judge)
     assert client.post(f"/api/tournaments/{t.pk}/claim-codes/").status_code == 403

@@ -31,7 +31,7 @@ CSV_RESPONSE = "hkk_tournament/web/downloads.py"
 DOWNLOADS = {
     "tournaments/api/exports.py": 2,  # standings.csv, rounds/<n>/pairings.csv
     "tournaments/api/penalties.py": 1,  # penalties.csv
-    "tournaments/pages/event_day.py": 1,  # penalties/?format=csv
+    "tournaments/pages/penalties.py": 1,  # penalties/?format=csv
 }
 
 HOSTILE = ['=HYPERLINK("http://x","y")', "+1+2", "@SUM(A1)", "-3", "\tTab", "\rReturn"]
@@ -113,7 +113,7 @@ def test_no_downloaded_csv_cell_starts_like_a_formula() -> None:
             category=Penalty.Category.SLOW_PLAY,
             kind=Penalty.Kind.WARNING,
             notes=note,
-            by=judge,
+            actor=judge,
         )
     api = Client()
     api.force_login(owner)

@@ -25,6 +25,7 @@ from decks.domain.types import Violation
 from decks.messages import MESSAGES, message_for
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
+from tournaments.permissions import SYSTEM
 
 LOCALE_DIR = Path(settings.BASE_DIR) / "locale"
 PO_PATH = LOCALE_DIR / "hu" / "LC_MESSAGES" / "django.po"
@@ -213,8 +214,10 @@ def test_tournament_list_is_hungarian_by_default():
 def test_tournament_pages_are_hungarian_by_default():
     owner = UserFactory(username="szervezo")
     tournament, _ = make_tournament(entries=3, decks=False, owner=owner)
-    tournament = services.tournament_start(tournament=tournament)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=tournament, seed=7))
+    tournament = services.tournament_start(actor=SYSTEM, tournament=tournament)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=tournament, seed=7)
+    )
     client = Client()
     client.force_login(owner)
 

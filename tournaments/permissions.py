@@ -16,18 +16,85 @@ Roles, per tournament:
   is open, submits and replaces only their own list before the lock, reports their own results,
   sees their own matches.
 * **anonymous / anyone else**: published pairings and standings of public events only.
+* **the system** (:data:`SYSTEM`): management commands, Celery tasks, data restores and
+  benchmarks act as ``SYSTEM``, which passes every ``require_*`` check and holds no role in the
+  ``can_*`` predicates (it sees nothing on a page). Nothing else does: a service never treats
+  ``None`` as "anyone".
+
+Who decides: every service that changes state takes the acting user as ``actor`` (keyword-only,
+no default) and calls one ``require_*`` check below before it writes; the check raises
+:class:`hkk_tournament.errors.PermissionDenied` (403, code ``permission_denied`` or
+``own_match``), which the API's exception handler and the pages' error middleware render. API
+views and pages never import this module (an import-linter contract in ``pyproject.toml``):
+they show or hide controls and gate reads through :mod:`tournaments.access`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from django.utils.translation import gettext_lazy as _
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 
 from hkk_tournament import errors
-from tournaments.models import Entry, EntryMember, Match, Player, StaffRole, Tournament
+from tournaments.models import Entry, EntryMember, Match, Player, Round, StaffRole, Tournament
+
+
+class SystemActor:
+    """The actor of management commands, Celery tasks, restores and benchmarks: not a user, no
+    role in any ``can_*`` predicate, but allowed by every ``require_*`` check. Use the one
+    instance :data:`SYSTEM`; rows recording who acted store ``None`` for it (:func:`acting_user`).
+    """
+
+    pk = None
+    is_authenticated = False
+    is_anonymous = False
+
+    def __repr__(self) -> str:
+        return "SYSTEM"
+
+
+#: The explicit system actor (see :class:`SystemActor`).
+SYSTEM: Final = SystemActor()
+
+
+class OnBehalfOf:
+    """The actor a service passes to another service after it checked its own actor under a
+    different rule: two matching player reports record their games through ``game_record``,
+    whose own check is for judges. Passes every ``require_*`` check; rows store ``user``.
+    Only services and the tasks they enqueue (after checking the actor) make one
+    (:func:`on_behalf_of`); API views and pages cannot import this module."""
+
+    is_authenticated = False
+    is_anonymous = False
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+        self.pk = getattr(user, "pk", None)
+
+
+def on_behalf_of(actor: Any) -> OnBehalfOf:
+    """``actor``, already checked by the calling service, for a nested service call."""
+    return OnBehalfOf(acting_user(actor))
+
+
+def _trusted(actor: Any) -> bool:
+    return actor is SYSTEM or isinstance(actor, OnBehalfOf)
+
+
+def acting_user(actor: Any) -> Any:
+    """The user to store as the one who acted (``TournamentAction.by``, ``Game.recorded_by`` …):
+    ``actor`` itself (the user behind :class:`OnBehalfOf`), ``None`` for :data:`SYSTEM` or an
+    anonymous user."""
+    if isinstance(actor, OnBehalfOf):
+        return actor.user
+    if actor is SYSTEM or not _authenticated(actor):
+        return None
+    return actor
+
+
+def _denied(message: Any) -> errors.PermissionDenied:
+    return errors.PermissionDenied("permission_denied", message)
 
 
 def _authenticated(user: Any) -> bool:
@@ -113,26 +180,25 @@ def can_view_deck_lists_of(user: Any, entry: Entry) -> bool:
     return tournament.decklists_published and bool(player_entry_ids(user, tournament))
 
 
-def require_authenticated(user: Any) -> None:
-    """DRF ``NotAuthenticated`` (401/403) for an anonymous user."""
-    if not _authenticated(user):
-        raise NotAuthenticated()
-
-
 def require_manage(user: Any, tournament: Tournament) -> None:
-    """DRF ``NotAuthenticated`` for anonymous users, ``PermissionDenied`` (403) for anyone but
-    the organisers."""
-    require_authenticated(user)
-    if not can_manage(user, tournament):
-        raise PermissionDenied(_("Only the organisers of this tournament may change it."))
+    """The organisers of ``tournament`` (or :data:`SYSTEM`).
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` (403) for anyone else,
+            anonymous users included.
+    """
+    if not _trusted(user) and not can_manage(user, tournament):
+        raise _denied(_("Only the organisers of this tournament may change it."))
 
 
 def require_judge(user: Any, tournament: Tournament) -> None:
-    """DRF ``NotAuthenticated`` for anonymous users, ``PermissionDenied`` for anyone but the
-    organisers and judges of ``tournament``."""
-    require_authenticated(user)
-    if not can_judge(user, tournament):
-        raise PermissionDenied(_("Only the judges of this tournament may do this."))
+    """The organisers and judges of ``tournament`` (or :data:`SYSTEM`).
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` (403) for anyone else.
+    """
+    if not _trusted(user) and not can_judge(user, tournament):
+        raise _denied(_("Only the judges of this tournament may do this."))
 
 
 # --- list predicates and the remaining object checks ----------------------------------------
@@ -174,13 +240,13 @@ def can_judge_match(user: Any, match: Match) -> bool:
 
 
 def refuse_own_match(user: Any, match: Match) -> None:
-    """The check a service makes on its actor: ``user`` (``None`` for a system call: a
-    command, a benchmark) must not play in ``match``.
+    """The check a service makes on its actor: ``user`` (:data:`SYSTEM` for a command, a task
+    or a benchmark) must not play in ``match``.
 
     Raises:
         hkk_tournament.errors.PermissionDenied: ``own_match`` (403), params ``table``.
     """
-    if user is not None and plays_in_match(user, match):
+    if not _trusted(user) and plays_in_match(user, match):
         raise errors.PermissionDenied(
             "own_match",
             _("You play at table %(table)s: another judge records and corrects its result.")
@@ -190,52 +256,94 @@ def refuse_own_match(user: Any, match: Match) -> None:
 
 
 def require_judge_of_match(user: Any, match: Match) -> None:
-    """DRF ``NotAuthenticated`` for anonymous users, ``PermissionDenied`` for anyone but the
-    judges and organisers of the event, and ``own_match`` (:func:`refuse_own_match`) for one
-    of them who plays in ``match``."""
+    """The judges and organisers of the event who do not play in ``match`` (or :data:`SYSTEM`).
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` for anyone but the judges,
+            ``own_match`` (:func:`refuse_own_match`) for one of them who plays in ``match``.
+    """
     require_judge(user, match.round.tournament)
     refuse_own_match(user, match)
 
 
 def require_owner(user: Any, tournament: Tournament) -> None:
-    """``NotAuthenticated`` for anonymous users, ``PermissionDenied`` for anyone but the owner
-    (appointing and removing staff)."""
-    require_authenticated(user)
-    if not can_appoint_staff(user, tournament):
-        raise PermissionDenied(_("Only the owner of this tournament may do this."))
+    """The owner (appointing and removing staff), or :data:`SYSTEM`.
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` for anyone else.
+    """
+    if not _trusted(user) and not can_appoint_staff(user, tournament):
+        raise _denied(_("Only the owner of this tournament may do this."))
 
 
 def require_deck_submitter(user: Any, entry: Entry, player: Player | None = None) -> None:
     """Organisers submit any member's list; a player only their own (``player`` is the member
-    whose list changes; ``None``: the check before the member is resolved)."""
-    require_authenticated(user)
-    if can_manage(user, entry.tournament):
+    whose list changes; ``None``: the check before the member is resolved).
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` for anyone else.
+    """
+    if _trusted(user) or can_manage(user, entry.tournament):
         return
     if not is_player_of_entry(user, entry) or (player is not None and player.user_id != user.pk):
-        raise PermissionDenied(_("You may change only your own deck list."))
+        raise _denied(_("You may change only your own deck list."))
 
 
 def require_player_of_match(user: Any, match: Match) -> int:
-    """The id of ``user``'s entry in ``match``; ``PermissionDenied`` when they do not play in
-    it (only the players report their own results)."""
-    require_authenticated(user)
+    """The id of ``user``'s entry in ``match`` (only the players report their own results).
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` when ``user`` does not
+            play in ``match``.
+    """
     ids = match_entry_ids_of_player(user, match)
     if not ids:
-        raise PermissionDenied(_("You can report only the results of your own matches."))
+        raise _denied(_("You can report only the results of your own matches."))
     return min(ids)
 
 
+def require_reporter(user: Any, match: Match, entry_id: int) -> None:
+    """A result report for ``entry_id``'s side of ``match``: a member of that entry, or
+    :data:`SYSTEM`.
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` for anyone else (another
+            table's player, the opponent, a judge, anonymous users).
+    """
+    if not _trusted(user) and entry_id not in match_entry_ids_of_player(user, match):
+        raise _denied(_("You can report only the results of your own matches."))
+
+
+def require_clock_change(user: Any, rnd: Round, match: Match | None) -> None:
+    """The round clock: start, pause, resume and extend the whole round are the organisers';
+    extending one table (``match``) is any judge's of the event who does not play in it.
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` without the role,
+            ``own_match`` for a judge's own table.
+    """
+    if match is None:
+        require_manage(user, rnd.tournament)
+    else:
+        require_judge_of_match(user, match)
+
+
 def require_judge_or_player_of_match(user: Any, match: Match) -> None:
-    """Judges of the event, and the two sides of ``match`` (its result reports)."""
-    require_authenticated(user)
+    """Judges of the event, and the two sides of ``match`` (its result reports).
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` for anyone else.
+    """
     if can_judge(user, match.round.tournament) or match_entry_ids_of_player(user, match):
         return
-    raise PermissionDenied(_("Only the judges and the players of this match may see this."))
+    raise _denied(_("Only the judges and the players of this match may see this."))
 
 
 def require_deck_list_viewer(user: Any, entry: Entry) -> None:
-    """``PermissionDenied`` unless :func:`can_view_deck_lists_of` (``NotAuthenticated`` for
-    anonymous users)."""
-    require_authenticated(user)
+    """Whoever :func:`can_view_deck_lists_of` ``entry``.
+
+    Raises:
+        hkk_tournament.errors.PermissionDenied: ``permission_denied`` for anyone else.
+    """
     if not can_view_deck_lists_of(user, entry):
-        raise PermissionDenied(_("The deck lists of other players are not published yet."))
+        raise _denied(_("The deck lists of other players are not published yet."))

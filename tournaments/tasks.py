@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 
 from hkk_tournament.errors import ApplicationError
 from tournaments.models import Tournament
+from tournaments.permissions import on_behalf_of
 from tournaments.services import round_pair_next, standings_refresh
 from tournaments.services.jobs import ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
 
@@ -39,7 +40,7 @@ def round_pair_next_task(
     try:
         rnd = round_pair_next(
             tournament=Tournament.objects.get(pk=tournament_id),
-            requested_by=user,
+            actor=on_behalf_of(user),  # checked when it was enqueued
             number=number,
         )
     except ApplicationError as exc:

@@ -24,6 +24,7 @@ from tests.factories import make_tournament
 from tests.services.tournaments.helpers import play
 from tournaments import services
 from tournaments.models import Entry, Round, Tournament, TournamentAction
+from tournaments.permissions import SYSTEM
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,7 +48,7 @@ def test_desk_layout_and_event_history(new_page, screens, seeded_catalogue, caps
     owner = get_user_model().objects.get(username="szervezo")
     t, entries = make_tournament(entries=8, decks=False, owner=owner)
     for e in entries[:5]:
-        services.entry_check_in(entry=e)
+        services.entry_check_in(actor=SYSTEM, entry=e)
     services.entry_drop(entry=entries[7])
     event = f"/tournaments/{t.pk}/"
 
@@ -77,8 +78,10 @@ def test_desk_layout_and_event_history(new_page, screens, seeded_catalogue, caps
     org.phone_shot("desk")
 
     # --- the round page: the re-roll offer goes with the roll; the no-show fix -----------------
-    t = services.tournament_start(tournament=Tournament.objects.get(pk=t.pk))
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=2))
+    t = services.tournament_start(actor=SYSTEM, tournament=Tournament.objects.get(pk=t.pk))
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=2)
+    )
     tables = list(rnd.matches.exclude(entry_b=None).order_by("table"))
     first = tables[0]
     match_url = f"{event}rounds/1/tables/{first.table}/"
@@ -108,8 +111,8 @@ def test_desk_layout_and_event_history(new_page, screens, seeded_catalogue, caps
     for m in Round.objects.get(pk=rnd.pk).matches.exclude(entry_b=None):
         m.refresh_from_db()
         play(m, ["a", "a", "b"])
-    services.round_finish(round=Round.objects.get(pk=rnd.pk))
-    services.tournament_finish(tournament=Tournament.objects.get(pk=t.pk))
+    services.round_finish(actor=SYSTEM, round=Round.objects.get(pk=rnd.pk))
+    services.tournament_finish(actor=SYSTEM, tournament=Tournament.objects.get(pk=t.pk))
     org.go(match_url, "table-finished")
     expect(org.testid("finished-locked")).to_be_visible()
     expect(org.testid("game-form-details")).to_have_count(0)

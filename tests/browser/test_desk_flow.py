@@ -26,6 +26,7 @@ from tests.browser.event_steps import Person
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import Entry, Game, Match, Round
+from tournaments.permissions import SYSTEM
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,8 +57,10 @@ def test_a_round_of_eight_tables_by_keyboard_alone(new_page, screens, seeded_cat
     too_wide: list[str] = []
     org, owner = _organiser(new_page, screens, too_wide)
     t, _ = make_tournament(entries=16, decks=False, owner=owner, format_slug="hkk")
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     url = f"/tournaments/{t.pk}/rounds/{rnd.number}/"
     org.go(url, "round-1")
     page = org.page
@@ -124,11 +127,13 @@ def test_a_late_no_show_is_added_back_into_the_bye_seat(new_page, screens, seede
     too_wide: list[str] = []
     org, owner = _organiser(new_page, screens, too_wide)
     t, _ = make_tournament(entries=6, decks=False, owner=owner, format_slug="hkk")
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     match = rnd.matches.order_by("table")[0]
     late: Entry = match.entry_a
-    services.entry_drop_with_bye(entry=late, reason="nem jelent meg")
+    services.entry_drop_with_bye(actor=SYSTEM, entry=late, reason="nem jelent meg")
     org.go(f"/tournaments/{t.pk}/", "event-with-a-no-show")
     assert_no_axe_violations(org)
     actions = 0
@@ -154,12 +159,16 @@ def test_bracket_tree_skip_link_and_time_is_up(new_page, screens, seeded_catalog
     too_wide: list[str] = []
     org, owner = _organiser(new_page, screens, too_wide)
     t, _ = make_tournament(entries=8, decks=False, owner=owner, format_slug="hkk")
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     for m in rnd.matches.all():
-        services.match_result_record(match=m, result="3-0-0", die_roll_winner=m.entry_a_id)
-    services.round_finish(round=rnd)
-    top = services.top_cut_start(tournament=t, size=4)
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="3-0-0", die_roll_winner=m.entry_a_id
+        )
+    services.round_finish(actor=SYSTEM, round=rnd)
+    top = services.top_cut_start(actor=SYSTEM, tournament=t, size=4)
     org.go(f"/tournaments/{t.pk}/top-cut/", "bracket")
     tree = org.testid("bracket-tree")
     expect(tree.locator("h3")).to_have_count(2)  # semifinals, final

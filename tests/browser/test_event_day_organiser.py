@@ -31,6 +31,7 @@ from tests.factories import hkk_deck
 from tests.services.tournaments.helpers import play
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament, TournamentAction
+from tournaments.permissions import SYSTEM
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -173,7 +174,7 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     # A die roll recorded at table 1: the unpublish is refused with the counts until the box is
     # ticked; the round's history then offers the deleted result back once published again.
     first = Round.objects.get(tournament_id=tid, number=1).matches.order_by("table").first()
-    services.match_set_die_roll(match=first, winner_entry=first.entry_a_id)
+    services.match_set_die_roll(actor=SYSTEM, match=first, winner_entry=first.entry_a_id)
     org.click("[data-testid=unpublish-round]", "unpublish-with-results")
     org.page.fill("#id_reason", "Elírás az asztalszámban")
     with org.page.expect_navigation() as refused:
@@ -237,6 +238,7 @@ def test_event_day_of_an_organiser(new_page, screens, seeded_catalogue):
     org.click("[data-testid=confirm]", "reopened")
     game = played.games.get(number=1)
     services.game_correct(
+        actor=SYSTEM,
         game=selectors.game_at(match=played, number=1),
         winner_entry=played.entry_b_id,
         first_entry=game.first_id,

@@ -20,6 +20,7 @@ from tests.browser.event_steps import Person
 from tests.factories import make_tournament
 from tournaments import selectors, services
 from tournaments.models import Match, Penalty, ResultReport, Round
+from tournaments.permissions import SYSTEM
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,10 +40,12 @@ def test_event_day_results_through_the_pages(new_page, screens, seeded_catalogue
 
     t, _ = make_tournament(entries=7, decks=False, owner=_user("napszervezo"))
     mine = services.entry_self_register(tournament=t, user=_user("napanna"))
-    services.entry_override_deck(entry=mine, reason="browser test without lists")
-    services.staff_appoint(tournament=t, user=_user("napbiro"), role="judge")
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=11))
+    services.entry_override_deck(actor=SYSTEM, entry=mine, reason="browser test without lists")
+    services.staff_appoint(actor=SYSTEM, tournament=t, user=_user("napbiro"), role="judge")
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=11)
+    )
     event = f"/tournaments/{t.pk}/"
     round_page = f"{event}rounds/1/"
 

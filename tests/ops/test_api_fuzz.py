@@ -28,6 +28,7 @@ from schemathesis import GenerationMode
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import StaffRole
+from tournaments.permissions import SYSTEM
 
 #: Generated requests per operation and caller: 46 operations × 3 callers × 20 ≈ 2,700 cases.
 EXAMPLES = 20
@@ -57,11 +58,13 @@ def seeded(settings):
     }
     owner, judge, player_user = UserFactory(), UserFactory(), UserFactory()
     t, entries = make_tournament(entries=5, decks=False, owner=owner)
-    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, actor=owner)
     mine = services.entry_self_register(tournament=t, user=player_user)
-    services.entry_override_deck(entry=mine, reason="fuzzing")
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    services.entry_override_deck(actor=SYSTEM, entry=mine, reason="fuzzing")
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     match = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
     assert match is not None
     ids = {

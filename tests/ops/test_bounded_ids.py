@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 from hkk_tournament.web.converters import BIGINT_MAX, INT_MAX, SMALLINT_MAX
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -17,8 +18,10 @@ pytestmark = pytest.mark.django_db
 def event():
     owner = UserFactory()
     t, _ = make_tournament(entries=4, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_authenticate(owner)
     return client, t, rnd.matches.order_by("table").first()

@@ -22,6 +22,7 @@ from tests.conftest import UNREACHABLE_REDIS_URL
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import StandingsSnapshot
+from tournaments.permissions import SYSTEM
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 DECK_LIST = "1 Garokk\n"
@@ -54,11 +55,13 @@ def running_event():
     """A public running event with a result recorded and its standings computed."""
     owner = UserFactory()
     t, _entries = make_tournament(entries=4, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     match = rnd.matches.order_by("table").first()
     services.match_result_record(
-        match=match, result="2-0-0", die_roll_winner=match.entry_a_id, recorded_by=owner
+        match=match, result="2-0-0", die_roll_winner=match.entry_a_id, actor=owner
     )
     services.standings_refresh(tournament_id=t.pk)
     return t
@@ -201,7 +204,7 @@ def test_pages_work_with_the_broker_down_and_readyz_says_degraded(
     match = rnd.matches.filter(games__isnull=True, entry_b__isnull=False).first()
     with django_capture_on_commit_callbacks(execute=True):
         services.match_result_record(
-            match=match, result="2-1-0", die_roll_winner=match.entry_a_id, recorded_by=None
+            match=match, result="2-1-0", die_roll_winner=match.entry_a_id, actor=SYSTEM
         )
     snapshot = StandingsSnapshot.objects.get(tournament=running_event)
     assert sum(row["match_points"] for row in snapshot.rows) == 6

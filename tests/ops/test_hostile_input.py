@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 from hkk_tournament.web.exceptions import api_exception_handler
 from hkk_tournament.web.parsers import nesting_depth_exceeds
 from tests.factories import eager_celery  # noqa: F401 (fixture)
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -233,8 +234,8 @@ def event(django_user_model):
         username="fuzz-admin", email="fuzz@example.org", password="Fuzz-Jelszo-42"
     )
     tournament, entries = make_tournament(entries=4, decks=False, owner=admin)
-    tournament = services.tournament_start(tournament=tournament)
-    round_ = services.round_pair_next(tournament=tournament, seed=1)
+    tournament = services.tournament_start(actor=SYSTEM, tournament=tournament)
+    round_ = services.round_pair_next(actor=SYSTEM, tournament=tournament, seed=1)
     match = round_.matches.order_by("table").first()
     client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_authenticate(admin)

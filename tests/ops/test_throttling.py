@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from hkk_tournament import urls as project_urls
 from tests.factories import eager_celery  # noqa: F401 (fixture)
+from tournaments.permissions import SYSTEM
 
 
 class ScopedApi(APIView):
@@ -140,7 +141,7 @@ def test_a_venue_refreshing_public_pages_is_never_throttled(django_user_model):
 
     owner = django_user_model.objects.create_user(username="szervezo", password="x")
     tournament, _ = make_tournament(entries=4, decks=False, owner=owner)
-    services.tournament_start(tournament=tournament)
+    services.tournament_start(actor=SYSTEM, tournament=tournament)
     venue = Client(REMOTE_ADDR="203.0.113.20")
     urls = [
         f"/api/tournaments/{tournament.pk}/standings/",

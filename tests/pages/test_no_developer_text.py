@@ -29,6 +29,7 @@ from tests.factories import (
 )
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hkk_catalogue")]
 
@@ -121,22 +122,26 @@ def _hkk_event(users) -> Tournament:
     Tournament.objects.filter(pk=t.pk).update(name="Tavaszi verseny", venue="Budapest")
     t.refresh_from_db()
     mine = services.entry_self_register(tournament=t, user=users["jatekos"])
-    services.entry_override_deck(entry=mine, reason="kézi ellenőrzés")
-    services.staff_appoint(tournament=t, user=users["biro"], role="judge", by=users["szervezo"])
-    t = services.tournament_start(tournament=t)
+    services.entry_override_deck(actor=SYSTEM, entry=mine, reason="kézi ellenőrzés")
+    services.staff_appoint(tournament=t, user=users["biro"], role="judge", actor=users["szervezo"])
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     for number in (1, 2):
-        rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=number))
+        rnd = services.round_publish(
+            actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=number)
+        )
         if number == 2:
             paired = rnd.matches.filter(entry_b__isnull=False).order_by("table")[0]
             assert paired.entry_b is not None
             services.entry_drop_with_bye(
-                entry=paired.entry_b, by=users["szervezo"], reason="nem jelent meg"
+                entry=paired.entry_b, actor=users["szervezo"], reason="nem jelent meg"
             )
         for m in rnd.matches.filter(entry_b__isnull=False, games__isnull=True):
-            services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_a)
-        services.round_finish(round=rnd)
-    t = services.tournament_finish(tournament=t)
-    t = services.tournament_reopen(tournament=t, by=users["szervezo"], reason="elírt eredmény")
+            services.match_result_record(
+                actor=SYSTEM, match=m, result="2-1-0", die_roll_winner=m.entry_a
+            )
+        services.round_finish(actor=SYSTEM, round=rnd)
+    t = services.tournament_finish(actor=SYSTEM, tournament=t)
+    t = services.tournament_reopen(tournament=t, actor=users["szervezo"], reason="elírt eredmény")
     return t
 
 
@@ -145,11 +150,13 @@ def _wow_event(users) -> Tournament:
         entries=4, decks=False, owner=users["szervezo"], format_slug="wow-constructed"
     )
     Tournament.objects.filter(pk=t.pk).update(name="Azeroth kupa")
-    services.staff_appoint(tournament=t, user=users["biro"], role="judge", by=users["szervezo"])
-    t = services.tournament_start(tournament=Tournament.objects.get(pk=t.pk))
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=5))
+    services.staff_appoint(tournament=t, user=users["biro"], role="judge", actor=users["szervezo"])
+    t = services.tournament_start(actor=SYSTEM, tournament=Tournament.objects.get(pk=t.pk))
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=5)
+    )
     m = rnd.matches.filter(entry_b__isnull=False).order_by("table")[0]
-    services.match_result_record(match=m, result="2-0", die_roll_winner=m.entry_b)
+    services.match_result_record(actor=SYSTEM, match=m, result="2-0", die_roll_winner=m.entry_b)
     return t
 
 

@@ -8,8 +8,9 @@ the caller's own roles), ``exports`` (standings, CSV and JSON exports); ``urls``
 One ``<Entity><Action>Api`` class per endpoint, explicit input and output serializers, no ORM in
 the views: reads go through ``tournaments.selectors``, writes through ``tournaments.services``.
 
-Permissions are checked on the object with the predicates of ``tournaments.permissions``, in
-every view:
+Who may do what is decided on the object by the services (each takes the caller as ``actor``
+and applies a ``tournaments.permissions`` check); the views only gate reads and answer early
+through ``tournaments.access`` (``TournamentApi.role_tournament``):
 
 - reading: anyone for public events; private events and drafts are 404 for outsiders
   (``selectors.tournament_get_visible``); draft rounds are 404 for all but the organisers;
@@ -21,7 +22,8 @@ every view:
 - players: self-registration, their own deck list before the lock, their own result reports.
 
 Anonymous callers get 403 (``not_authenticated``; 401 with token auth headers) on anything
-that needs a role; signed-in callers without the role get 403.
+that needs a role; signed-in callers without the role get 403 (``permission_denied``, or
+``own_match`` at their own table).
 
 Errors (``hkk_tournament.errors.ApplicationError`` and DRF's own) are rendered by the project's
 one handler (``hkk_tournament.web.exceptions.api_exception_handler``) as

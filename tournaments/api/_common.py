@@ -9,18 +9,18 @@ Errors are rendered by the project's one DRF handler (``hkk_tournament.web.excep
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors
+from tournaments.access import Role, require_role
 from tournaments.models import Tournament
-from tournaments.permissions import (
-    require_authenticated,
-    require_judge,
-    require_manage,
-    require_owner,
-)
 
 #: 403 for a missing login or role (the body is the project's error body).
 FORBIDDEN = OpenApiResponse(
@@ -40,6 +40,13 @@ READ_ERRORS = {404: ErrorResponseSerializer}
 ROLE_READ_ERRORS = {403: FORBIDDEN, 404: ErrorResponseSerializer}
 
 
+def require_authenticated(user: Any) -> None:
+    """DRF ``NotAuthenticated`` (401 with ``WWW-Authenticate``) for an anonymous caller: signing
+    in is the API's concern; what a signed-in caller may do is the services' (their ``actor``)."""
+    if not (user is not None and user.is_authenticated):
+        raise NotAuthenticated()
+
+
 class TournamentApi(APIView):
     """Base of every tournaments API view: the role-checked tournament lookups.
 
@@ -56,20 +63,35 @@ class TournamentApi(APIView):
         require_authenticated(self.request.user)
         return self.visible_tournament(tournament_id)
 
+    def role_tournament(self, tournament_id: int, role: Role) -> Tournament:
+        """A visible tournament in which the signed-in caller holds ``role``
+        (:func:`tournaments.access.require_role`: 403 ``permission_denied`` otherwise). The
+        early answer of a read, or of a write before its input is read; the service behind a
+        write checks its ``actor`` again, on the object it changes."""
+        tournament = self.member_tournament(tournament_id)
+        require_role(self.request.user, tournament, role)
+        return tournament
+
     def managed_tournament(self, tournament_id: int) -> Tournament:
         """For organiser actions: the owner and co-organisers."""
-        tournament = self.member_tournament(tournament_id)
-        require_manage(self.request.user, tournament)
-        return tournament
+        return self.role_tournament(tournament_id, "manage")
 
     def judged_tournament(self, tournament_id: int) -> Tournament:
         """For judge actions: the organisers and the judges of this event."""
-        tournament = self.member_tournament(tournament_id)
-        require_judge(self.request.user, tournament)
-        return tournament
+        return self.role_tournament(tournament_id, "judge")
 
     def owner_tournament(self, tournament_id: int) -> Tournament:
         """For staff appointments: the owner only."""
-        tournament = self.member_tournament(tournament_id)
-        require_owner(self.request.user, tournament)
-        return tournament
+        return self.role_tournament(tournament_id, "owner")
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    """A recorded reason (required by the services where results change)."""
+
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+def _reason(request: Request, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

@@ -18,7 +18,6 @@ from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Round
-from tournaments.permissions import refuse_own_match, require_manage
 
 
 class ClockOutputSerializer(serializers.Serializer):
@@ -112,18 +111,18 @@ class RoundClockApi(TournamentApi):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = data.get("table")
-        if not (data["action"] == "extend" and table):
-            require_manage(request.user, tournament)
         rnd = selectors.round_get(tournament=tournament, number=number)
-        if table:
-            refuse_own_match(request.user, selectors.match_for_table(round=rnd, table=table))
         action = data["action"]
         if action == "start":
-            rnd = services.round_clock_start(round=rnd, minutes=data.get("minutes"))
+            rnd = services.round_clock_start(
+                actor=request.user, round=rnd, minutes=data.get("minutes")
+            )
         elif action == "pause":
-            rnd = services.round_clock_pause(round=rnd)
+            rnd = services.round_clock_pause(actor=request.user, round=rnd)
         elif action == "resume":
-            rnd = services.round_clock_resume(round=rnd)
+            rnd = services.round_clock_resume(actor=request.user, round=rnd)
         else:
-            rnd = services.round_clock_extend(round=rnd, minutes=data["minutes"], table=table)
+            rnd = services.round_clock_extend(
+                actor=request.user, round=rnd, minutes=data["minutes"], table=table
+            )
         return Response(ClockOutputSerializer(clock_body(rnd, table)).data)

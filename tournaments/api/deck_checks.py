@@ -112,7 +112,7 @@ class RoundDeckCheckListAddApi(TournamentApi):
         entry = selectors.entry_get(
             tournament=tournament, entry_id=serializer.validated_data["entry"]
         )
-        check = services.deck_check_add(round=rnd, entry=entry, by=request.user)
+        check = services.deck_check_add(round=rnd, entry=entry, actor=request.user)
         check = selectors.deck_check_get(tournament=tournament, check_id=check.pk)
         return Response(DeckCheckOutputSerializer(check).data, status=status.HTTP_201_CREATED)
 
@@ -138,7 +138,7 @@ class RoundDeckCheckPickApi(TournamentApi):
         serializer.is_valid(raise_exception=True)
         rnd = selectors.round_get(tournament=tournament, number=number)
         services.deck_checks_pick(
-            round=rnd, by=request.user, seed=serializer.validated_data.get("seed")
+            round=rnd, actor=request.user, seed=serializer.validated_data.get("seed")
         )
         checks = [c for c in selectors.deck_checks_of_round(round=rnd) if c.seed is not None]
         return Response(DeckCheckOutputSerializer(checks, many=True).data)
@@ -170,7 +170,7 @@ class DeckCheckRecordApi(TournamentApi):
             outcome=data["outcome"],
             penalty=data["penalty"],
             notes=data.get("notes", ""),
-            by=request.user,
+            actor=request.user,
         )
         check = selectors.deck_check_get(tournament=tournament, check_id=check_id)
         return Response(DeckCheckOutputSerializer(check).data)

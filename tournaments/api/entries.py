@@ -18,15 +18,23 @@ from rest_framework.response import Response
 
 from hkk_tournament.web.converters import ID_MAX
 from tournaments import selectors, services
-from tournaments.api._common import ERRORS, READ_ERRORS, ROLE_READ_ERRORS, TournamentApi
-from tournaments.models import Entry, Tournament
-from tournaments.permissions import (
+from tournaments.access import (
     can_judge,
     can_see_override_notes,
     is_player_of_entry,
-    require_deck_list_viewer,
-    require_deck_submitter,
+    require_deck_list_reader,
 )
+from tournaments.api._common import (
+    ERRORS,
+    READ_ERRORS,
+    ROLE_READ_ERRORS,
+    ReasonInputSerializer,
+    TournamentApi,
+    _reason,
+)
+from tournaments.api.rounds import RoundDetailOutputSerializer, round_payload
+from tournaments.models import Entry, Tournament
+from tournaments.services import IMPORT_MAX_BYTES
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -330,7 +338,7 @@ class EntryDeckSubmitApi(TournamentApi):
     def get(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = self.member_tournament(tournament_id)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        require_deck_list_viewer(request.user, entry)
+        require_deck_list_reader(request.user, entry)
         history = can_judge(request.user, tournament) or is_player_of_entry(request.user, entry)
         decks = selectors.entry_deck_lists(entry=entry, history=history)
         return Response(DeckSubmissionOutputSerializer(decks, many=True).data)
@@ -345,21 +353,19 @@ class EntryDeckSubmitApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = self.member_tournament(tournament_id)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
-        require_deck_submitter(request.user, entry)
         serializer = DeckSubmitInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         player = selectors.member_player_for(
             entry=entry, user=request.user, player_id=data.get("player"), seat=data.get("seat")
         )
-        require_deck_submitter(request.user, entry, player)
         submission = services.deck_submit(
             tournament=tournament,
             entry=entry,
             player=player,
             text=data.get("text"),
             data=data.get("data"),
-            by=request.user,
+            actor=request.user,
         )
         return Response(
             DeckSubmissionOutputSerializer(submission).data, status=status.HTTP_201_CREATED
@@ -387,7 +393,7 @@ class EntryOverrideApi(TournamentApi):
         serializer.is_valid(raise_exception=True)
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
         entry = services.entry_override_deck(
-            entry=entry, reason=serializer.validated_data["reason"], by=request.user
+            entry=entry, reason=serializer.validated_data["reason"], actor=request.user
         )
         return Response(EntryStateOutputSerializer(entry).data)
 
@@ -419,7 +425,7 @@ class EntryDeckApproveApi(TournamentApi):
             entry=entry,
             submission_id=deck_id,
             reason=serializer.validated_data["reason"],
-            by=request.user,
+            actor=request.user,
         )
         return Response(DeckSubmissionOutputSerializer(submission).data)
 
@@ -448,3 +454,218 @@ class EntryDropApi(TournamentApi):
             entry=entry, after_round=serializer.validated_data.get("after_round")
         )
         return Response(EntryStateOutputSerializer(entry).data)
+
+
+#: The service of each ``fix`` of ``EntryDropAfterPairingApi``.
+DROP_SERVICES = {"repair": services.entry_drop_and_repair, "bye": services.entry_drop_with_bye}
+
+
+class DropAfterPairingInputSerializer(ReasonInputSerializer):
+    """``fix``: ``repair`` (pair the round again) or ``bye`` (the opponent gets a bye)."""
+
+    fix = serializers.ChoiceField(choices=list(DROP_SERVICES))
+
+
+class ReaddInputSerializer(ReasonInputSerializer):
+    """``missed``: what the rounds paired without the entry count as — ``loss``, ``bye`` or
+    ``pair`` (a seat against the bye of the round in progress); needed, with a ``reason``,
+    only when such rounds exist."""
+
+    missed = serializers.ChoiceField(
+        choices=["loss", "bye", "pair"], required=False, allow_blank=True, default=""
+    )
+
+
+class CheckInInputSerializer(serializers.Serializer):
+    """``checked_in``: true to check the entry in, false to take it back."""
+
+    checked_in = serializers.BooleanField(required=False, default=True)
+
+
+class ImportInputSerializer(serializers.Serializer):
+    """A player list (CSV: name, e-mail, deck list; in a pair event a team list: team name,
+    A's name, A's e-mail, B's name, B's e-mail, A's deck list, B's deck list) as ``text`` (JSON
+    or a form field) or as an uploaded ``file`` (multipart; its encoding is detected: UTF-8,
+    UTF-16, Windows-1250, ISO-8859-2); exactly one of them. ``dry_run`` (default true) previews."""
+
+    text = serializers.CharField(
+        max_length=IMPORT_MAX_BYTES, trim_whitespace=False, required=False, allow_blank=True
+    )
+    file = serializers.FileField(required=False, allow_empty_file=True, use_url=False)
+    dry_run = serializers.BooleanField(required=False, default=True)
+
+    def validate_file(self, upload: Any) -> Any:
+        """Refuse a file over ``IMPORT_MAX_BYTES`` by its size, before reading it."""
+        if upload is not None and upload.size > IMPORT_MAX_BYTES:
+            raise serializers.ValidationError(
+                _("The file is too large: at most %(kib)s KiB.") % {"kib": IMPORT_MAX_BYTES // 1024}
+            )
+        return upload
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("file" in attrs) == ("text" in attrs):
+            raise serializers.ValidationError(_("Give the list either as text or as a file."))
+        return attrs
+
+
+class ImportPartnerOutputSerializer(serializers.Serializer):
+    """Seat B of a pair list's row: name, e-mail and list verdict (as seat A's fields)."""
+
+    name = serializers.CharField()
+    email = serializers.CharField()
+    deck_legal = serializers.BooleanField(allow_null=True)
+    deck_status = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"], allow_null=True
+    )
+    deck_unknown_cards = serializers.ListField(child=serializers.CharField())
+
+
+class ImportRowOutputSerializer(serializers.Serializer):
+    """One row of an import with its errors, warnings, entry id (when saved) and list verdict:
+    ``deck_status`` legal / illegal / unverified (null without a list), ``deck_unknown_cards``
+    the names the partial card catalogue lacks. In a pair event ``name``, ``email`` and the
+    ``deck_*`` fields are seat A's, ``partner`` seat B's and ``team`` the team name (empty:
+    "A & B"); ``partner`` is null in a single-player event."""
+
+    line = serializers.IntegerField()
+    team = serializers.CharField(allow_blank=True)
+    partner = ImportPartnerOutputSerializer(allow_null=True)
+    name = serializers.CharField()
+    email = serializers.CharField()
+    row_errors = serializers.ListField(child=serializers.CharField(), source="errors")
+    warnings = serializers.ListField(child=serializers.CharField())
+    entry = serializers.IntegerField(allow_null=True)
+    deck_legal = serializers.BooleanField(allow_null=True)
+    deck_status = serializers.ChoiceField(
+        choices=["legal", "illegal", "unverified"], allow_null=True
+    )
+    deck_unknown_cards = serializers.ListField(child=serializers.CharField())
+
+
+class ImportOutputSerializer(serializers.Serializer):
+    """``saved``: true only when every row was valid and ``dry_run`` was false; ``encoding``:
+    how an uploaded file was read (empty for text); ``pair``: rows are teams; ``bad_rows``: how
+    many rows have an error."""
+
+    saved = serializers.BooleanField()
+    ok = serializers.BooleanField()
+    pair = serializers.BooleanField()
+    bad_rows = serializers.IntegerField()
+    encoding = serializers.CharField()
+    rows = ImportRowOutputSerializer(many=True)
+
+
+class EntryIdsOutputSerializer(serializers.Serializer):
+    entries = serializers.ListField(child=serializers.IntegerField())
+
+
+class DropAfterPairingOutputSerializer(serializers.Serializer):
+    round = RoundDetailOutputSerializer(allow_null=True)
+
+
+class EntryDropAfterPairingApi(TournamentApi):
+    """POST .../entries/{entry_id}/drop-after-pairing/: drop an entry paired in the current
+    round; ``fix`` = ``repair`` (``services.entry_drop_and_repair``) or ``bye``
+    (``services.entry_drop_with_bye``). 200 with the round; 409 ``not_paired``,
+    ``round_has_results``, ``match_has_results``; 400 ``reason_required``."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_drop_after_pairing",
+        summary="Drop a paired entry: re-pair the round or give the opponent a bye",
+        request=DropAfterPairingInputSerializer,
+        responses={200: DropAfterPairingOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, DropAfterPairingInputSerializer)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        drop = DROP_SERVICES[data.pop("fix")]
+        rnd = drop(entry=entry, actor=request.user, **data)
+        payload = {"round": round_payload(tournament, rnd) if rnd is not None else None}
+        return Response(DropAfterPairingOutputSerializer(payload).data)
+
+
+class EntryReaddApi(TournamentApi):
+    """POST .../entries/{entry_id}/readd/: add a dropped entry back at any time before the
+    end; after rounds were paired without it, ``missed`` (loss / bye / pair) and a ``reason``
+    are required. 400 ``missed_choice_required``, ``reason_required``,
+    ``entries_without_legal_list``; 409 ``not_dropped``, ``event_full``, ``no_bye_to_pair``,
+    ``top_cut_started``."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_readd",
+        summary="Add a dropped entry back, scoring the rounds it missed",
+        request=ReaddInputSerializer,
+        responses={200: EntryIdsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, ReaddInputSerializer)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_readd(entry=entry, actor=request.user, **data)
+        return Response({"entries": [entry.pk]})
+
+
+class EntryCheckInApi(TournamentApi):
+    """POST .../entries/{entry_id}/check-in/: check an entry in (or out) before round 1. 409
+    ``rounds_started``."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_check_in",
+        summary="Check an entry in before round 1",
+        request=CheckInInputSerializer,
+        responses={200: EntryIdsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, CheckInInputSerializer)
+        entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
+        services.entry_check_in(actor=request.user, entry=entry, checked_in=data["checked_in"])
+        return Response({"entries": [entry.pk]})
+
+
+class DropAbsentApi(TournamentApi):
+    """POST .../check-in/drop-absent/: drop every entry not checked in (before round 1)."""
+
+    @extend_schema(
+        operation_id="tournaments_drop_not_checked_in",
+        summary="Drop every entry not checked in",
+        request=None,
+        responses={200: EntryIdsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        dropped = services.entries_drop_not_checked_in(tournament=tournament, actor=request.user)
+        return Response({"entries": [e.pk for e in dropped]})
+
+
+class EntriesImportApi(TournamentApi):
+    """POST .../entries/import/: preview (``dry_run``, the default) or import a player list;
+    all or nothing. 200 with the rows (``saved`` false when any row has an error)."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_import",
+        summary="Import a player list (CSV text), preview or save, all or nothing",
+        request=ImportInputSerializer,
+        responses={200: ImportOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, ImportInputSerializer)
+        upload = data.get("file")
+        result = services.entries_import(
+            tournament=tournament,
+            text=data.get("text"),
+            data=upload.read() if upload is not None else None,
+            dry_run=data["dry_run"],
+            actor=request.user,
+        )
+        body = {
+            "saved": result.saved,
+            "ok": result.ok,
+            "encoding": result.encoding,
+            "pair": result.pair,
+            "bad_rows": result.bad_rows,
+            "rows": [vars(r) for r in result.rows],
+        }
+        return Response(ImportOutputSerializer(body).data)

@@ -27,9 +27,9 @@ from hkk_tournament.web.downloads import csv_response
 from hkk_tournament.web.pagination import BoundedLimitOffsetPagination
 from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors, services
+from tournaments.access import can_manage
 from tournaments.api._common import READ_ERRORS, TournamentApi
 from tournaments.models import Round
-from tournaments.permissions import can_manage
 
 #: Seconds a rendered standings body is kept (a new snapshot version has a new key anyway).
 CACHE_SECONDS = 600

@@ -20,7 +20,6 @@ from hkk_tournament.web.converters import ID_MAX, INT_MAX, SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
 from tournaments.models import Match, Tournament
-from tournaments.permissions import require_judge_of_match
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -247,7 +246,7 @@ def record_game(request: Request, match: Match) -> Any:
             score=data.get("score"),
             reason=data.get("reason", ""),
             expected_version=data.get("expected_version"),
-            recorded_by=request.user,
+            actor=request.user,
         )
     return services.game_record(
         match=match,
@@ -257,7 +256,7 @@ def record_game(request: Request, match: Match) -> Any:
         waived=data["waived"],
         right_holder_entry=data.get("right_holder"),
         score=data.get("score"),
-        recorded_by=request.user,
+        actor=request.user,
     )
 
 
@@ -318,8 +317,8 @@ class MatchDieRollApi(TournamentApi):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match = selectors.match_get(tournament=tournament, match_id=match_id)
-        require_judge_of_match(request.user, match)
         services.match_set_die_roll(
+            actor=request.user,
             match=match,
             winner_entry=data["winner"],
             reroll_game3_agreed=data.get("reroll_game3_agreed"),
@@ -350,8 +349,9 @@ class MatchRerollAgreementApi(TournamentApi):
         serializer = RerollAgreementInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
-        require_judge_of_match(request.user, match)
-        services.match_set_reroll_agreement(match=match, agreed=serializer.validated_data["agreed"])
+        services.match_set_reroll_agreement(
+            actor=request.user, match=match, agreed=serializer.validated_data["agreed"]
+        )
         return match_response(tournament, match_id)
 
 
@@ -376,8 +376,9 @@ class MatchGame3RollApi(TournamentApi):
         serializer = Game3RollInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
-        require_judge_of_match(request.user, match)
-        services.match_set_game3_roll(match=match, winner_entry=serializer.validated_data["winner"])
+        services.match_set_game3_roll(
+            actor=request.user, match=match, winner_entry=serializer.validated_data["winner"]
+        )
         return match_response(tournament, match_id)
 
 
@@ -403,7 +404,6 @@ class MatchGameRecordApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
         tournament = self.judged_tournament(tournament_id)
         match = selectors.match_get(tournament=tournament, match_id=match_id)
-        require_judge_of_match(request.user, match)
         return game_response(tournament, record_game(request, match))
 
 
@@ -426,5 +426,49 @@ class TableGameRecordApi(TournamentApi):
         tournament = self.judged_tournament(tournament_id)
         rnd = selectors.round_get(tournament=tournament, number=number)
         match = selectors.match_for_table(round=rnd, table=table)
-        require_judge_of_match(request.user, match)
         return game_response(tournament, record_game(request, match))
+
+
+class MatchResultInputSerializer(serializers.Serializer):
+    """Body of POST .../matches/{match_id}/result/: ``result`` seen from seat A (``"2-1-0"``:
+    game wins of A and B and drawn games; ``"2-1"`` works too), or ``"no_show_a"`` /
+    ``"no_show_b"``; ``die_roll_winner`` (entry id) when the policy needs a roll not yet
+    recorded.
+    """
+
+    result = serializers.CharField(max_length=16, help_text=_('e.g. "2-0", "2-1-0", "no_show_b"'))
+    die_roll_winner = serializers.IntegerField(required=False, allow_null=True)
+
+
+class MatchResultApi(TournamentApi):
+    """POST /api/tournaments/{tournament_id}/matches/{match_id}/result/: record a whole match from
+    its result slip (``services.match_result_record``): the games it stands for, each with the
+    right holder of the first-player policy; a no-show is a match loss for the absent side.
+
+    Judges and organisers (``require_judge``), never for a match they play in (403
+    ``own_match``, refused by the service). 201 with the match; 404 ``match_not_found``; 409
+    ``games_already_recorded``, ``round_not_published``, ``round_finished``, ``bye_match``; 400
+    ``invalid_result``, ``roll_not_recorded``, ``not_in_match``.
+    """
+
+    @extend_schema(
+        operation_id="tournaments_matches_result_record",
+        summary="Record a whole match from its slip (2-0, 2-1, 1-1, draw, no-show)",
+        request=MatchResultInputSerializer,
+        responses={201: MatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = self.judged_tournament(tournament_id)
+        serializer = MatchResultInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = selectors.match_get(tournament=tournament, match_id=match_id)
+        services.match_result_record(
+            match=match,
+            result=data["result"],
+            die_roll_winner=data.get("die_roll_winner"),
+            actor=request.user,
+        )
+        response = match_response(tournament, match_id)
+        response.status_code = status.HTTP_201_CREATED
+        return response

@@ -82,7 +82,7 @@ class PenaltyListCreateApi(TournamentApi):
             kind=data["kind"],
             round=rnd,
             notes=data.get("notes", ""),
-            by=request.user,
+            actor=request.user,
         )
         return Response(PenaltyOutputSerializer(penalty).data, status=status.HTTP_201_CREATED)
 

@@ -17,9 +17,9 @@ from rest_framework.response import Response
 
 from hkk_tournament.web.converters import ID_MAX, SMALLINT_MAX
 from tournaments import selectors, services
+from tournaments.access import own_entry_in_match, require_report_reader
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.models import Match, Tournament
-from tournaments.permissions import require_judge_or_player_of_match, require_player_of_match
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -121,7 +121,7 @@ class MatchReportListCreateApi(TournamentApi):
     def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
         tournament = self.member_tournament(tournament_id)
         match = self.visible_match(tournament, match_id)
-        require_judge_or_player_of_match(request.user, match)
+        require_report_reader(request.user, match)
         return Response(
             ReportOutputSerializer(selectors.match_reports(match=match), many=True).data
         )
@@ -136,13 +136,13 @@ class MatchReportListCreateApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
         tournament = self.member_tournament(tournament_id)
         match = self.visible_match(tournament, match_id)
-        entry_id = require_player_of_match(request.user, match)
+        entry_id = own_entry_in_match(request.user, match)
         serializer = ReportSubmitInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         report = services.result_report_submit(
             match=match,
             entry=entry_id,
-            user=request.user,
+            actor=request.user,
             games=[dict(g) for g in serializer.validated_data["games"]],
         )
         report = selectors.report_get(tournament=tournament, report_id=report.pk)
@@ -171,7 +171,7 @@ class ReportConfirmApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, report_id: int) -> Response:
         tournament = self.judged_tournament(tournament_id)
         report = selectors.report_get(tournament=tournament, report_id=report_id)
-        report = services.result_report_confirm(report=report, by=request.user)
+        report = services.result_report_confirm(report=report, actor=request.user)
         report = selectors.report_get(tournament=tournament, report_id=report.pk)
         return Response(ReportOutputSerializer(report).data)
 

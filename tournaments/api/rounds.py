@@ -18,7 +18,13 @@ from rest_framework.response import Response
 
 from hkk_tournament.web.converters import SMALLINT_MAX
 from tournaments import selectors, services
-from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
+from tournaments.api._common import (
+    ERRORS,
+    READ_ERRORS,
+    ReasonInputSerializer,
+    TournamentApi,
+    _reason,
+)
 from tournaments.api.matches import MatchOutputSerializer
 from tournaments.models import Round, Tournament
 
@@ -162,12 +168,12 @@ class RoundListCreateApi(TournamentApi):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         if request.query_params.get("async") in ("1", "true", "yes"):
-            services.round_pair_next_async(tournament=tournament, requested_by=request.user)
+            services.round_pair_next_async(tournament=tournament, actor=request.user)
             return Response(
                 RoundQueuedOutputSerializer({"queued": True, "tournament": tournament.pk}).data,
                 status=status.HTTP_202_ACCEPTED,
             )
-        rnd = services.round_pair_next(tournament=tournament, requested_by=request.user)
+        rnd = services.round_pair_next(tournament=tournament, actor=request.user)
         return round_response(tournament, rnd, status.HTTP_201_CREATED)
 
 
@@ -214,7 +220,7 @@ class RoundSwapApi(TournamentApi):
             table_x=data["table_x"],
             table_y=data["table_y"],
             swap=data["swap"],
-            by=request.user,
+            actor=request.user,
             reason=data.get("reason", ""),
         )
         return round_response(tournament, rnd)
@@ -236,7 +242,7 @@ class RoundPublishApi(TournamentApi):
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         rnd = services.round_publish(
-            round=selectors.round_get(tournament=tournament, number=number)
+            actor=request.user, round=selectors.round_get(tournament=tournament, number=number)
         )
         return round_response(tournament, rnd)
 
@@ -257,5 +263,63 @@ class RoundFinishApi(TournamentApi):
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
-        rnd = services.round_finish(round=selectors.round_get(tournament=tournament, number=number))
+        rnd = services.round_finish(
+            actor=request.user, round=selectors.round_get(tournament=tournament, number=number)
+        )
         return round_response(tournament, rnd)
+
+
+class UnpublishInputSerializer(ReasonInputSerializer):
+    """``delete_results``: confirm deleting the round's results (kept in the action log,
+    restorable); without it a round with results is refused (409 ``round_has_results``)."""
+
+    delete_results = serializers.BooleanField(required=False, default=False)
+
+
+class DiscardInputSerializer(UnpublishInputSerializer):
+    """Discard a draft round; ``pair_again`` pairs it anew at once."""
+
+    pair_again = serializers.BooleanField(required=False, default=False)
+
+
+class RoundDiscardApi(TournamentApi):
+    """POST .../rounds/{number}/discard/: delete a draft round (``pair_again``: pair anew;
+    ``delete_results``: confirm deleting its results). 200 with the new round, 204 without;
+    409 ``round_not_draft``, ``round_not_last``, ``round_has_results``; 400
+    ``reason_required``."""
+
+    @extend_schema(
+        operation_id="tournaments_rounds_discard",
+        summary="Discard a draft round (and pair it again)",
+        request=DiscardInputSerializer,
+        responses={200: RoundDetailOutputSerializer, 204: None, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, DiscardInputSerializer)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        new = services.round_discard(round=rnd, actor=request.user, **data)
+        if new is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return round_response(tournament, new)
+
+
+class RoundUnpublishApi(TournamentApi):
+    """POST .../rounds/{number}/unpublish/: a published round back to draft; one with results
+    only with ``delete_results`` (they go to the action log, restorable). 409
+    ``round_has_results`` (params ``games``, ``reports``, ``rolls``), ``round_not_published``;
+    400 ``reason_required``."""
+
+    @extend_schema(
+        operation_id="tournaments_rounds_unpublish",
+        summary="Unpublish a round (deleting its results only when confirmed)",
+        request=UnpublishInputSerializer,
+        responses={200: RoundDetailOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, UnpublishInputSerializer)
+        rnd = selectors.round_get(tournament=tournament, number=number)
+        return round_response(
+            tournament, services.round_unpublish(round=rnd, actor=request.user, **data)
+        )

@@ -11,10 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments import selectors, services
+from tournaments.access import player_entry_ids
 from tournaments.api._common import ERRORS, ROLE_READ_ERRORS, TournamentApi
 from tournaments.api.matches import MatchOutputSerializer
 from tournaments.models import StaffRole
-from tournaments.permissions import player_entry_ids
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -84,7 +84,7 @@ class StaffListCreateApi(TournamentApi):
         data = serializer.validated_data
         user = selectors.user_get(username=data["username"])
         staff = services.staff_appoint(
-            tournament=tournament, user=user, role=data["role"], by=request.user
+            tournament=tournament, user=user, role=data["role"], actor=request.user
         )
         return Response(StaffOutputSerializer(staff).data, status=status.HTTP_201_CREATED)
 
@@ -105,7 +105,7 @@ class StaffRemoveApi(TournamentApi):
     def delete(self, request: Request, tournament_id: int, user_id: int) -> Response:
         tournament = self.owner_tournament(tournament_id)
         user = selectors.user_get(user_id=user_id)
-        services.staff_remove(tournament=tournament, user=user, by=request.user)
+        services.staff_remove(tournament=tournament, user=user, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -97,9 +97,9 @@ class TopCutApi(TournamentApi):
                 tournament=tournament,
                 size=int(data["size"]),
                 higher_seed_chooses=data["higher_seed_chooses"],
-                by=request.user,
+                actor=request.user,
             )
         else:
-            made = services.top_cut_next(tournament=tournament, by=request.user)
+            made = services.top_cut_next(tournament=tournament, actor=request.user)
         code = status.HTTP_201_CREATED if made is not None else status.HTTP_200_OK
         return Response(TopCutOutputSerializer(_body(tournament, request.user)).data, status=code)

@@ -13,9 +13,15 @@ from rest_framework.response import Response
 
 from hkk_tournament.web.converters import SMALLINT_MAX
 from tournaments import selectors, services
-from tournaments.api._common import ERRORS, READ_ERRORS, TournamentApi
+from tournaments.api._common import (
+    ERRORS,
+    READ_ERRORS,
+    ReasonInputSerializer,
+    TournamentApi,
+    _reason,
+    require_authenticated,
+)
 from tournaments.models import Tournament
-from tournaments.permissions import require_authenticated
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -190,7 +196,7 @@ class TournamentOpenRegistrationApi(_TournamentTransitionApi):
     """
 
     def transition(self, tournament: Tournament) -> Tournament:
-        return services.tournament_open_registration(tournament=tournament)
+        return services.tournament_open_registration(actor=self.request.user, tournament=tournament)
 
     @extend_schema(
         operation_id="tournaments_open_registration",
@@ -211,7 +217,7 @@ class TournamentStartApi(_TournamentTransitionApi):
     """
 
     def transition(self, tournament: Tournament) -> Tournament:
-        return services.tournament_start(tournament=tournament)
+        return services.tournament_start(actor=self.request.user, tournament=tournament)
 
     @extend_schema(
         operation_id="tournaments_start",
@@ -231,7 +237,7 @@ class TournamentFinishApi(_TournamentTransitionApi):
     """
 
     def transition(self, tournament: Tournament) -> Tournament:
-        return services.tournament_finish(tournament=tournament)
+        return services.tournament_finish(actor=self.request.user, tournament=tournament)
 
     @extend_schema(
         operation_id="tournaments_finish",
@@ -241,3 +247,71 @@ class TournamentFinishApi(_TournamentTransitionApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)
+
+
+class DetailsInputSerializer(serializers.Serializer):
+    """Any of the event's details (absent fields stay as they are)."""
+
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=20000)
+    max_entries = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+
+
+class DetailsOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    venue = serializers.CharField()
+    description = serializers.CharField()
+    max_entries = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+
+
+class TournamentReopenApi(TournamentApi):
+    """POST .../reopen/: finished → running to correct results; ``reason`` required."""
+
+    @extend_schema(
+        operation_id="tournaments_reopen",
+        summary="Reopen a finished event for corrections (recorded reason)",
+        request=ReasonInputSerializer,
+        responses={200: DetailsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, ReasonInputSerializer)
+        tournament = services.tournament_reopen(tournament=tournament, actor=request.user, **data)
+        return Response(DetailsOutputSerializer(tournament).data)
+
+
+class TournamentDetailsApi(TournamentApi):
+    """PATCH .../details/: date and time, venue, description, player cap (≥ 2 or null)."""
+
+    @extend_schema(
+        operation_id="tournaments_details_update",
+        summary="Change the event's date, venue, description or player cap",
+        request=DetailsInputSerializer,
+        responses={200: DetailsOutputSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        data = _reason(request, DetailsInputSerializer)
+        tournament = services.tournament_set_details(
+            actor=request.user, tournament=tournament, **data
+        )
+        return Response(DetailsOutputSerializer(tournament).data)
+
+
+class TournamentDuplicateApi(TournamentApi):
+    """POST .../duplicate/: a new draft event with the same settings (no entries); 201."""
+
+    @extend_schema(
+        operation_id="tournaments_duplicate",
+        summary="Use the event as a template: a new draft with its settings",
+        request=None,
+        responses={201: DetailsOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        copy = services.tournament_duplicate(tournament=tournament, owner=request.user)
+        return Response(DetailsOutputSerializer(copy).data, status=status.HTTP_201_CREATED)

@@ -4,12 +4,12 @@ from django.urls import path
 
 import hkk_tournament.web.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.api import (
+    actions,
+    claims,
     clock,
     deck_checks,
     entries,
-    event_day,
     exports,
-    match_results,
     matches,
     penalties,
     reports,
@@ -25,49 +25,47 @@ E = T + "entries/<id:entry_id>/"
 RN = T + "rounds/<small:number>/"
 
 urlpatterns = [
-    path("claim/", event_day.ClaimApi.as_view(), name="claim"),
-    path(T + "reopen/", event_day.TournamentReopenApi.as_view(), name="tournaments-reopen"),
-    path(T + "details/", event_day.TournamentDetailsApi.as_view(), name="tournaments-details"),
+    path("claim/", claims.ClaimApi.as_view(), name="claim"),
+    path(T + "reopen/", events.TournamentReopenApi.as_view(), name="tournaments-reopen"),
+    path(T + "details/", events.TournamentDetailsApi.as_view(), name="tournaments-details"),
     path(
         T + "claim-codes/",
-        event_day.TournamentClaimCodesApi.as_view(),
+        claims.TournamentClaimCodesApi.as_view(),
         name="tournaments-claim-codes",
     ),
-    path(
-        T + "duplicate/", event_day.TournamentDuplicateApi.as_view(), name="tournaments-duplicate"
-    ),
-    path(T + "actions/", event_day.TournamentActionsApi.as_view(), name="tournaments-actions"),
+    path(T + "duplicate/", events.TournamentDuplicateApi.as_view(), name="tournaments-duplicate"),
+    path(T + "actions/", actions.TournamentActionsApi.as_view(), name="tournaments-actions"),
     path(
         T + "actions/<int:action_id>/restore/",
-        event_day.ResultsRestoreApi.as_view(),
+        actions.ResultsRestoreApi.as_view(),
         name="tournaments-actions-restore",
     ),
     path(
         T + "check-in/drop-absent/",
-        event_day.DropAbsentApi.as_view(),
+        entries.DropAbsentApi.as_view(),
         name="tournaments-drop-absent",
     ),
     path(
         T + "entries/import/",
-        event_day.EntriesImportApi.as_view(),
+        entries.EntriesImportApi.as_view(),
         name="tournaments-entries-import",
     ),
     path(
         E + "drop-after-pairing/",
-        event_day.EntryDropAfterPairingApi.as_view(),
+        entries.EntryDropAfterPairingApi.as_view(),
         name="tournaments-entry-drop-after-pairing",
     ),
-    path(E + "readd/", event_day.EntryReaddApi.as_view(), name="tournaments-entry-readd"),
-    path(E + "check-in/", event_day.EntryCheckInApi.as_view(), name="tournaments-entry-check-in"),
+    path(E + "readd/", entries.EntryReaddApi.as_view(), name="tournaments-entry-readd"),
+    path(E + "check-in/", entries.EntryCheckInApi.as_view(), name="tournaments-entry-check-in"),
     path(
         E + "claim-code/",
-        event_day.EntryClaimCodeApi.as_view(),
+        claims.EntryClaimCodeApi.as_view(),
         name="tournaments-entry-claim-code",
     ),
-    path(RN + "discard/", event_day.RoundDiscardApi.as_view(), name="tournaments-round-discard"),
+    path(RN + "discard/", rounds.RoundDiscardApi.as_view(), name="tournaments-round-discard"),
     path(
         RN + "unpublish/",
-        event_day.RoundUnpublishApi.as_view(),
+        rounds.RoundUnpublishApi.as_view(),
         name="tournaments-round-unpublish",
     ),
     path("tournaments/", events.TournamentListCreateApi.as_view(), name="tournaments-list"),
@@ -146,7 +144,7 @@ urlpatterns = [
     ),
     path(
         T + "matches/<id:match_id>/result/",
-        match_results.MatchResultApi.as_view(),
+        matches.MatchResultApi.as_view(),
         name="tournaments-match-result",
     ),
     path(

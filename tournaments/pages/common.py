@@ -1,7 +1,9 @@
 """Helpers shared by the page modules of ``tournaments.pages``: loading the tournament, round,
-entry and match a URL names and checking the visitor's role on that object with the predicates
-of ``tournaments.permissions`` (404 when the object is not visible, 403 when it is visible but
-the role is missing), running one service call with its ``ApplicationError`` shown as a message,
+entry and match a URL names and gating it by the visitor's role (``tournaments.access``: 404
+when the object is not visible, 403 when it is visible but the role is missing), running one
+service call with its ``ApplicationError`` shown as a message (:data:`FORM_ERRORS` only: a
+refusal, ``PermissionDenied`` or ``NotFound``, escapes to the one error page of
+``hkk_tournament.web.middleware.ApplicationErrorMiddleware``),
 the URLs the pages redirect to, the rows of a player's result report, and setting the choices
 of a form's choice field at run time.
 """
@@ -13,19 +15,24 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from hkk_tournament.errors import ApplicationError, NotFound
+from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
+from tournaments.access import can_view_tournament, require_role
 from tournaments.models import Entry, Match, ResultReport, Round, Tournament
-from tournaments.permissions import can_judge, can_manage, can_view_tournament
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
+
+
+#: The service errors a page shows beside its form or as a message (bad input, a state that
+#: forbids the action, someone else wrote first). ``PermissionDenied`` and ``NotFound`` are not
+#: among them: they escape to the error page (403/404 with the translated message).
+FORM_ERRORS = (ValidationFailed, Conflict, InvalidState)
 
 
 def set_choices(form: forms.BaseForm, name: str, choices: Iterable[tuple[Any, Any]]) -> None:
@@ -54,16 +61,14 @@ def visible_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
 def managed_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     """The tournament for an organiser page: 404 if invisible, 403 unless ``can_manage``."""
     tournament = visible_tournament(request, tournament_id)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("Only the organisers of this tournament may do this."))
+    require_role(request.user, tournament, "manage")
     return tournament
 
 
 def judged_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     """The tournament for a judge page: 404 if invisible, 403 unless ``can_judge``."""
     tournament = visible_tournament(request, tournament_id)
-    if not can_judge(request.user, tournament):
-        raise PermissionDenied(_("Only the judges of this tournament may do this."))
+    require_role(request.user, tournament, "judge")
     return tournament
 
 
@@ -98,10 +103,11 @@ def match_at(rnd: Round, table: int) -> Match:
 def run(request: HttpRequest, call: Callable[[], Any], success: StrOrPromise) -> Any:
     """Run one service call; show ``success`` or the service's translated error. Returns the
     service's result (``True`` for a service that returns nothing), or ``None`` after an error
-    (nothing was changed)."""
+    (nothing was changed). A refusal (``PermissionDenied``, ``NotFound``) is not caught: the
+    error page answers it (403/404)."""
     try:
         result = call()
-    except ApplicationError as exc:
+    except FORM_ERRORS as exc:
         messages.error(request, str(exc.message))
         return None
     messages.success(request, success)

@@ -77,7 +77,7 @@ def report_confirm(request: HttpRequest, tournament_id: int, report_id: int) -> 
         raise Http404(_("No such report.")) from None
     run(
         request,
-        lambda: services.result_report_confirm(report=report, by=request.user),
+        lambda: services.result_report_confirm(report=report, actor=request.user),
         _("The report is confirmed and its games are recorded."),
     )
     return redirect(reverse("tournaments:judge", args=[tournament.pk]))
@@ -131,7 +131,7 @@ def deck_checks_pick(request: HttpRequest, tournament_id: int, number: int) -> H
     rnd = visible_round(request, tournament, number)
     run(
         request,
-        lambda: services.deck_checks_pick(round=rnd, by=request.user),
+        lambda: services.deck_checks_pick(round=rnd, actor=request.user),
         _("Entries picked at random for a deck check."),
     )
     return redirect(_checks_url(tournament.pk, number))
@@ -154,7 +154,7 @@ def deck_check_add(request: HttpRequest, tournament_id: int, number: int) -> Htt
     entry = next(e for e in round_entries(round=rnd) if e.pk == form.cleaned_data["entry"])
     run(
         request,
-        lambda: services.deck_check_add(round=rnd, entry=entry, by=request.user),
+        lambda: services.deck_check_add(round=rnd, entry=entry, actor=request.user),
         _("%(name)s is added to the deck checks.") % {"name": entry.name},
     )
     return redirect(_checks_url(tournament.pk, number))
@@ -187,7 +187,7 @@ def deck_check_record(
             outcome=data["outcome"],
             penalty=data["penalty"],
             notes=data["notes"],
-            by=request.user,
+            actor=request.user,
         ),
         _("Deck check of %(name)s recorded.") % {"name": check.entry.name},
     )

@@ -22,16 +22,24 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from hkk_tournament.errors import ApplicationError
+from hkk_tournament.errors import error_message
 from tournaments import selectors, services
+from tournaments.access import require_match_screen
 from tournaments.domain.first_player import RightMode, right_mode
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import Match, Round
-from tournaments.pages.common import judged_tournament, match_at, run, visible_round
+from tournaments.pages.common import (
+    FORM_ERRORS,
+    judged_tournament,
+    match_at,
+    round_url,
+    run,
+    visible_round,
+)
+from tournaments.pages.event_day_forms import MatchResultForm
 from tournaments.pages.judge_forms import DieRollForm, GameForm, QuickGameForm
-from tournaments.permissions import refuse_own_match
 from tournaments.services.game_start import match_game_start
 
 TEMPLATE = "tournaments/judge/match.html"
@@ -51,7 +59,7 @@ def match_entry(request: HttpRequest, tournament_id: int, number: int, table: in
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
     match = match_at(rnd, table)
-    refuse_own_match(request.user, match)
+    require_match_screen(request.user, match)
     view = selectors.match_view(match=match)
     base = {"tournament": tournament, "round": rnd, "m": view, "nav": _table_nav(rnd, table)}
     if match.entry_b_id is None:  # a bye
@@ -139,7 +147,9 @@ def _handle_post(
         return _recorded(
             run(
                 request,
-                lambda: services.match_set_reroll_agreement(match=match, agreed=True),
+                lambda: services.match_set_reroll_agreement(
+                    actor=request.user, match=match, agreed=True
+                ),
                 _("The new roll for game 3 is agreed."),
             )
         )
@@ -155,7 +165,10 @@ def _handle_post(
             run(
                 request,
                 lambda: services.match_set_die_roll(
-                    match=match, winner_entry=data["winner"], reroll_game3_agreed=agreed
+                    actor=request.user,
+                    match=match,
+                    winner_entry=data["winner"],
+                    reroll_game3_agreed=agreed,
                 ),
                 _("Die roll recorded."),
             )
@@ -167,7 +180,9 @@ def _handle_post(
         return _recorded(
             run(
                 request,
-                lambda: services.match_set_game3_roll(match=match, winner_entry=int(winner)),
+                lambda: services.match_set_game3_roll(
+                    actor=request.user, match=match, winner_entry=int(winner)
+                ),
                 _("Die roll recorded."),
             )
         )
@@ -195,7 +210,7 @@ def _full_game(request: HttpRequest, form: GameForm, match: Match) -> bool:
                 waived=data["waived"],
                 score=data["score"],
                 reason=data["reason"],
-                recorded_by=request.user,
+                actor=request.user,
             )
         else:
             services.game_record(
@@ -206,9 +221,9 @@ def _full_game(request: HttpRequest, form: GameForm, match: Match) -> bool:
                 waived=data["waived"],
                 right_holder_entry=data["right_holder"],
                 score=data["score"],
-                recorded_by=request.user,
+                actor=request.user,
             )
-    except ApplicationError as exc:
+    except FORM_ERRORS as exc:
         form.add_error(None, str(exc.message))
         return False
     messages.success(request, _("Game %(game)s recorded.") % {"game": data["number"]})
@@ -242,7 +257,7 @@ def _quick_game(
             first_entry=other if data["waived"] else right.holder,
             waived=data["waived"],
             score=data.get("score"),
-            recorded_by=request.user,
+            actor=request.user,
         ),
         _("Game %(game)s recorded.") % {"game": right.game},
     )
@@ -270,3 +285,36 @@ def _game_form(
         chooses=chooses,
         score_max=score_max,
     )
+
+
+@login_required
+@require_POST
+def match_result(request: HttpRequest, tournament_id: int, number: int, table: int) -> HttpResponse:
+    """POST /tournaments/<id>/rounds/<number>/tables/<table>/result/ (judges): record the whole
+    match from its slip (``services.match_result_record``); back to the round page at the next
+    open table of the fast entry (``#fast-N``, the page focuses it; after the last, the first
+    still open), or at this table with the error in words (for instance "who won the die
+    roll?")."""
+    tournament = judged_tournament(request, tournament_id)
+    rnd = visible_round(request, tournament, number)
+    match = match_at(rnd, table)
+    form = MatchResultForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a result."))
+        return redirect(round_url(tournament, number) + f"#fast-{table}")
+    try:
+        services.match_result_record(
+            match=match,
+            result=form.cleaned_data["result"],
+            die_roll_winner=form.cleaned_data["die_roll_winner"],
+            actor=request.user,
+        )
+    except FORM_ERRORS as exc:
+        messages.error(
+            request, _("Table %(table)s: %(error)s") % {"table": table, "error": error_message(exc)}
+        )
+        return redirect(round_url(tournament, number) + f"#fast-{table}")
+    messages.success(request, _("Table %(table)s recorded.") % {"table": table})
+    following = selectors.next_open_table(round=rnd, after=table)
+    anchor = f"#fast-{following}" if following is not None else "#fast-results"
+    return redirect(round_url(tournament, number) + anchor)

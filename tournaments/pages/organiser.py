@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -29,17 +28,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from decks.selectors.formats import format_list_active
-from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
+from tournaments.access import can_appoint_staff, require_role
 from tournaments.models import Tournament
-from tournaments.pages.common import confirm_page, detail_url, managed_tournament, run
+from tournaments.pages.common import FORM_ERRORS, confirm_page, detail_url, managed_tournament, run
 from tournaments.pages.organiser_forms import (
     StaffAppointForm,
     StaffRemoveForm,
     TournamentCreateForm,
     TournamentOptionsForm,
 )
-from tournaments.permissions import can_appoint_staff
 from tournaments.selectors import (
     last_rounds,
     next_action,
@@ -104,6 +102,7 @@ def _create(owner: Any, data: dict[str, Any]) -> Tournament:
             },
         )
         return services.tournament_set_options(
+            actor=owner,
             tournament=tournament,
             is_public=data["is_public"],
             decklists_published=data["decklists_published"],
@@ -129,7 +128,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             tournament = _create(request.user, form.cleaned_data)
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:
             form.add_error(None, str(exc.message))
         else:
             messages.success(request, _("Tournament created."))
@@ -208,6 +207,7 @@ def tournament_options(request: HttpRequest, tournament_id: int) -> HttpResponse
     run(
         request,
         lambda: services.tournament_set_options(
+            actor=request.user,
             tournament=tournament,
             is_public=data["is_public"],
             decklists_published=data["decklists_published"],
@@ -245,8 +245,7 @@ def staff(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _owner_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     tournament = managed_tournament(request, tournament_id)
-    if not can_appoint_staff(request.user, tournament):
-        raise PermissionDenied(_("Only the owner of the tournament appoints its staff."))
+    require_role(request.user, tournament, "owner")
     return tournament
 
 
@@ -272,7 +271,7 @@ def staff_appoint(request: HttpRequest, tournament_id: int) -> HttpResponse:
     run(
         request,
         lambda: services.staff_appoint(
-            tournament=tournament, user=user, role=form.cleaned_data["role"], by=request.user
+            tournament=tournament, user=user, role=form.cleaned_data["role"], actor=request.user
         ),
         _("%(name)s is appointed.") % {"name": user.get_username()},
     )
@@ -293,7 +292,7 @@ def staff_remove(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return redirect(_staff_url(tournament.pk))
     run(
         request,
-        lambda: services.staff_remove(tournament=tournament, user=user, by=request.user),
+        lambda: services.staff_remove(tournament=tournament, user=user, actor=request.user),
         _("%(name)s is removed from the staff.") % {"name": user.get_username()},
     )
     return redirect(_staff_url(tournament.pk))

@@ -21,12 +21,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from hkk_tournament.errors import ApplicationError, TooManyRequests
+from hkk_tournament.errors import TooManyRequests
 from hkk_tournament.mail import mail_delivers
 from hkk_tournament.web.throttling import attempt_budgets, check_and_count, failures_counted
 from tournaments import selectors, services
 from tournaments.pages import printouts
 from tournaments.pages.common import (
+    FORM_ERRORS,
     confirm_page,
     detail_url,
     entry_of,
@@ -72,7 +73,7 @@ def round_discard(request: HttpRequest, tournament_id: int, number: int) -> Http
             request,
             lambda: services.round_discard(
                 round=rnd,
-                by=request.user,
+                actor=request.user,
                 reason=data["reason"],
                 pair_again=data["pair_again"],
                 delete_results=data["delete_results"],
@@ -114,7 +115,7 @@ def round_unpublish(request: HttpRequest, tournament_id: int, number: int) -> Ht
             request,
             lambda: services.round_unpublish(
                 round=rnd,
-                by=request.user,
+                actor=request.user,
                 reason=form.cleaned_data["reason"],
                 delete_results=form.cleaned_data["delete_results"],
             ),
@@ -150,7 +151,7 @@ def results_restore(request: HttpRequest, tournament_id: int, action_id: int) ->
         run(
             request,
             lambda: services.round_results_restore(
-                tournament=tournament, action_id=action_id, by=request.user
+                tournament=tournament, action_id=action_id, actor=request.user
             ),
             _("The deleted results are restored."),
         )
@@ -181,7 +182,7 @@ def tournament_reopen(request: HttpRequest, tournament_id: int) -> HttpResponse:
         run(
             request,
             lambda: services.tournament_reopen(
-                tournament=tournament, by=request.user, reason=form.cleaned_data["reason"]
+                tournament=tournament, actor=request.user, reason=form.cleaned_data["reason"]
             ),
             _("The tournament is open for corrections; finish it again when done."),
         )
@@ -217,7 +218,7 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
         if request.method == "POST":
             run(
                 request,
-                lambda: services.entry_readd(entry=entry, by=request.user),
+                lambda: services.entry_readd(entry=entry, actor=request.user),
                 _("%(name)s is back in the event.") % {"name": entry.name},
             )
         return redirect(detail_url(tournament))
@@ -227,7 +228,7 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
         done = run(
             request,
             lambda: services.entry_readd(
-                entry=entry, by=request.user, missed=data["missed"], reason=data["reason"]
+                entry=entry, actor=request.user, missed=data["missed"], reason=data["reason"]
             ),
             _("%(name)s is back in the event.") % {"name": entry.name},
         )
@@ -262,7 +263,7 @@ def entry_check_in(request: HttpRequest, tournament_id: int, entry_id: int) -> H
     present = request.POST.get("undo") != "1"
     run(
         request,
-        lambda: services.entry_check_in(entry=entry, checked_in=present),
+        lambda: services.entry_check_in(actor=request.user, entry=entry, checked_in=present),
         _("%(name)s is checked in.") % {"name": entry.name}
         if present
         else _("%(name)s is no longer checked in.") % {"name": entry.name},
@@ -278,7 +279,7 @@ def drop_not_checked_in(request: HttpRequest, tournament_id: int) -> HttpRespons
     if request.method == "POST":
         dropped = run(
             request,
-            lambda: services.entries_drop_not_checked_in(tournament=tournament, by=request.user),
+            lambda: services.entries_drop_not_checked_in(tournament=tournament, actor=request.user),
             _("The entries not checked in have dropped."),
         )
         return redirect(detail_url(tournament) if dropped is not None else detail_url(tournament))
@@ -313,9 +314,9 @@ def entries_import(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 text=form.cleaned_data["text"],
                 data=form.cleaned_data["data"],
                 dry_run=not save,
-                by=request.user,
+                actor=request.user,
             )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:
             form.add_error(None, str(exc.message))
         else:
             if result.saved:
@@ -347,8 +348,8 @@ def claim_code(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
     entry = entry_of(tournament, entry_id)
     for member in entry.members.filter(player__user=None):
         try:
-            services.player_claim_code(entry=entry, player_id=member.player_id)
-        except ApplicationError as exc:
+            services.player_claim_code(actor=request.user, entry=entry, player_id=member.player_id)
+        except FORM_ERRORS as exc:
             messages.error(request, str(exc.message))
     return redirect(reverse("tournaments:claim-codes", args=[tournament.pk]))
 
@@ -366,7 +367,9 @@ def invite(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpRespo
     if not mail_delivers():
         made = run(
             request,
-            lambda: services.player_claim_code(entry=entry, player_id=player_id),
+            lambda: services.player_claim_code(
+                actor=request.user, entry=entry, player_id=player_id
+            ),
             _("This server sends no e-mail: give the player the code from this list."),
         )
         if made:
@@ -375,11 +378,13 @@ def invite(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpRespo
 
     def send() -> object:
         check_and_count(attempt_budgets(request, "invite"))
-        player = services.player_claim_code(entry=entry, player_id=player_id)
+        player = services.player_claim_code(actor=request.user, entry=entry, player_id=player_id)
         url = request.build_absolute_uri(
             reverse("tournaments:claim") + f"?code={player.claim_code}"
         )
-        return services.player_invite(entry=entry, claim_url=url, player_id=player.pk)
+        return services.player_invite(
+            actor=request.user, entry=entry, claim_url=url, player_id=player.pk
+        )
 
     run(request, send, _("The invitation is sent."))
     return redirect(detail_url(tournament))
@@ -436,7 +441,7 @@ def claim(request: HttpRequest) -> HttpResponse:
         try:
             with failures_counted(request, "claim"):
                 player = services.player_claim(user=request.user, code=form.cleaned_data["code"])
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:
             form.add_error("code", str(exc.message))
             status = 429 if isinstance(exc, TooManyRequests) else 200
         else:
@@ -464,7 +469,9 @@ def tournament_details(request: HttpRequest, tournament_id: int) -> HttpResponse
         return redirect(detail_url(tournament))
     run(
         request,
-        lambda: services.tournament_set_details(tournament=tournament, **form.cleaned_data),
+        lambda: services.tournament_set_details(
+            actor=request.user, tournament=tournament, **form.cleaned_data
+        ),
         _("Details saved."),
     )
     return redirect(detail_url(tournament))

@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
 from tournaments.pages.common import (
+    FORM_ERRORS,
     confirm_page,
     detail_url,
     entry_of,
@@ -103,9 +103,9 @@ def entry_deck(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
                 entry=entry,
                 player=player,
                 text=form.cleaned_data["text"],
-                by=request.user,
+                actor=request.user,
             )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:
             form.add_error(None, str(exc.message))
         else:
             if submission.verdict == "legal":
@@ -143,7 +143,7 @@ def entry_override(request: HttpRequest, tournament_id: int, entry_id: int) -> H
     entry = entry_of(tournament, entry_id)
     run(
         request,
-        lambda: services.entry_override_deck(entry=entry, reason=reason, by=request.user),
+        lambda: services.entry_override_deck(entry=entry, reason=reason, actor=request.user),
         _("Override recorded."),
     )
     return redirect(detail_url(tournament))
@@ -169,7 +169,7 @@ def entry_deck_approve(
             entry=entry,
             submission_id=deck_id,
             reason=reason,
-            by=request.user,
+            actor=request.user,
         ),
         _("The unverified list is approved."),
     )
@@ -201,7 +201,7 @@ def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
                 request,
                 lambda: (
                     services.entry_drop_with_bye if fix == "bye" else services.entry_drop_and_repair
-                )(entry=entry, by=request.user, reason=reason),
+                )(entry=entry, actor=request.user, reason=reason),
                 _("%(name)s has dropped; the opponent gets a bye.") % {"name": entry.name}
                 if fix == "bye"
                 else _("%(name)s has dropped; the round is paired again.") % {"name": entry.name},

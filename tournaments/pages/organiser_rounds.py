@@ -48,7 +48,7 @@ def round_pair_next(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = managed_tournament(request, tournament_id)
     rnd = run(
         request,
-        lambda: services.round_pair_next(tournament=tournament, requested_by=request.user),
+        lambda: services.round_pair_next(tournament=tournament, actor=request.user),
         _("The next round is paired (draft). Check it, then publish it."),
     )
     if rnd is None:
@@ -77,7 +77,7 @@ def round_swap(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
             table_x=data["table_x"],
             table_y=data["table_y"],
             swap=data["swap"],
-            by=request.user,
+            actor=request.user,
             reason=data["reason"],
         ),
         _("Tables swapped."),
@@ -126,7 +126,11 @@ def round_finish(request: HttpRequest, tournament_id: int, number: int) -> HttpR
             submit=_("Yes, finish the round"),
             cancel_url=round_url(tournament, number),
         )
-    run(request, lambda: services.round_finish(round=rnd), _("The round is finished."))
+    run(
+        request,
+        lambda: services.round_finish(actor=request.user, round=rnd),
+        _("The round is finished."),
+    )
     return redirect(round_url(tournament, number))
 
 

@@ -15,15 +15,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from hkk_tournament.errors import ApplicationError
 from tournaments import selectors, services
+from tournaments.access import can_judge, is_player_of_entry, require_deck_list_reader
 from tournaments.domain.first_player import RightMode, right_mode
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import (
@@ -34,13 +33,8 @@ from tournaments.models import (
     ResultReport,
     Tournament,
 )
-from tournaments.pages.common import entry_of, report_rows, run, visible_tournament
+from tournaments.pages.common import FORM_ERRORS, entry_of, report_rows, run, visible_tournament
 from tournaments.pages.player_forms import OwnDeckForm, ResultReportForm, SelfRegisterForm
-from tournaments.permissions import (
-    can_judge,
-    can_view_deck_lists_of,
-    is_player_of_entry,
-)
 from tournaments.selectors import (
     current_round,
     entry_lists,
@@ -88,7 +82,7 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 services.entry_self_register(
                     tournament=tournament, user=request.user, partner=partner, name=data["name"]
                 )
-            except ApplicationError as exc:
+            except FORM_ERRORS as exc:
                 form.add_error(None, str(exc.message))
             else:
                 messages.success(request, _("You are registered. Now submit your deck list."))
@@ -142,9 +136,9 @@ def my_deck(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 entry=member.entry,
                 player=member.player,
                 text=form.cleaned_data["text"],
-                by=request.user,
+                actor=request.user,
             )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:
             form.add_error(None, str(exc.message))
         else:
             if submission.verdict == "legal":
@@ -182,8 +176,7 @@ def entry_lists_view(request: HttpRequest, tournament_id: int, entry_id: int) ->
     event once the organiser published the lists (``can_view_deck_lists_of``)."""
     tournament = visible_tournament(request, tournament_id)
     entry = entry_of(tournament, entry_id)
-    if not can_view_deck_lists_of(request.user, entry):
-        raise PermissionDenied(_("The deck lists of this event are not published."))
+    require_deck_list_reader(request.user, entry)
     context = {
         "tournament": tournament,
         "entry": entry,
@@ -241,7 +234,7 @@ def my_match(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if rnd is None or match is None or match.entry_b_id is None:
         return render(request, "tournaments/player/my_match.html", context)
     if not is_player_of_entry(request.user, entry):  # defence in depth
-        raise PermissionDenied
+        raise Http404(_("You do not play in this tournament."))
     view = selectors.match_view(match=match)
     mine, _theirs, seat = _sides(match, entry.pk)
     form = _report_form(request, tournament, view, match, mine)
@@ -321,7 +314,7 @@ def _report(
                 match=match, result=data["summary"], die_roll_winner=data["die_roll_winner"]
             )
         return services.result_report_submit(
-            match=match, entry=entry, user=request.user, games=games
+            match=match, entry=entry, actor=request.user, games=games
         )
 
     done = run(request, submit, _("Your report is stored."))

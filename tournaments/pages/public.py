@@ -21,6 +21,13 @@ from django.views.decorators.http import require_GET
 
 from hkk_tournament.web import http_cache
 from tournaments import selectors, services
+from tournaments.access import (
+    can_appoint_staff,
+    can_judge,
+    can_manage,
+    can_see_override_notes,
+    player_entry_ids,
+)
 from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentAction
 from tournaments.pages.common import visible_round, visible_tournament
 from tournaments.pages.organiser_forms import (
@@ -28,13 +35,6 @@ from tournaments.pages.organiser_forms import (
     EntryAddForm,
     SwapForm,
     TournamentOptionsForm,
-)
-from tournaments.permissions import (
-    can_appoint_staff,
-    can_judge,
-    can_manage,
-    can_see_override_notes,
-    player_entry_ids,
 )
 from tournaments.selectors import current_round, own_membership
 

@@ -7,7 +7,7 @@ from django.urls import path
 
 import hkk_tournament.web.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.pages import (
-    event_day,
+    clock,
     event_history,
     judge,
     judge_match,
@@ -15,8 +15,11 @@ from tournaments.pages import (
     organiser_desk,
     organiser_entries,
     organiser_rounds,
+    penalties,
     player,
+    projector,
     public,
+    top_cut,
 )
 
 app_name = "tournaments"
@@ -67,10 +70,10 @@ urlpatterns = [
     path(T + "my-deck/", player.my_deck, name="my-deck"),
     path(T + "my-match/", player.my_match, name="my-match"),
     path(T + "judge/", judge.judge_home, name="judge"),
-    path(T + "penalties/", event_day.penalties, name="penalties"),
-    path(T + "top-cut/", event_day.top_cut, name="top-cut"),
-    path(T + "top-cut/start/", event_day.top_cut_action, {"action": "start"}, name="top-cut-start"),
-    path(T + "top-cut/next/", event_day.top_cut_action, {"action": "next"}, name="top-cut-next"),
+    path(T + "penalties/", penalties.penalties, name="penalties"),
+    path(T + "top-cut/", top_cut.top_cut, name="top-cut"),
+    path(T + "top-cut/start/", top_cut.top_cut_action, {"action": "start"}, name="top-cut-start"),
+    path(T + "top-cut/next/", top_cut.top_cut_action, {"action": "next"}, name="top-cut-next"),
     path(T + "reports/<id:report_id>/confirm/", judge.report_confirm, name="report-confirm"),
     path(T + "entries/add/", organiser_entries.entry_add, name="entry-add"),
     path(T + "entries/<id:entry_id>/deck/", organiser_entries.entry_deck, name="entry-deck"),
@@ -93,10 +96,10 @@ urlpatterns = [
     path(R + "publish/", organiser_rounds.round_publish, name="round-publish"),
     path(R + "finish/", organiser_rounds.round_finish, name="round-finish"),
     path(R + "tables/<small:table>/", judge_match.match_entry, name="match"),
-    path(R + "tables/<small:table>/result/", event_day.match_result, name="match-result"),
-    path(R + "clock/", event_day.round_clock, name="round-clock"),
-    path(R + "projector/", event_day.projector, name="round-projector"),
-    path(T + "projector/", event_day.projector_current, name="projector"),
+    path(R + "tables/<small:table>/result/", judge_match.match_result, name="match-result"),
+    path(R + "clock/", clock.round_clock, name="round-clock"),
+    path(R + "projector/", projector.projector, name="round-projector"),
+    path(T + "projector/", projector.projector_current, name="projector"),
     path(R + "deck-checks/", judge.deck_checks, name="deck-checks"),
     path(R + "deck-checks/pick/", judge.deck_checks_pick, name="deck-checks-pick"),
     path(R + "deck-checks/add/", judge.deck_check_add, name="deck-check-add"),

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import InvalidState, ValidationFailed
 from tournaments import selectors
 from tournaments.models import Round
+from tournaments.permissions import require_clock_change
 from tournaments.selectors.clock import clock_read
 from tournaments.services._common import lock_tournament
 
@@ -57,12 +58,13 @@ def _minutes(value: Any, *, field: str, low: int, high: int) -> int:
 
 
 @transaction.atomic
-def round_clock_start(*, round: Round, minutes: int | None = None) -> Round:
+def round_clock_start(*, actor: Any, round: Round, minutes: int | None = None) -> Round:
     """Start the clock of a published round, optionally setting its length (1–240 minutes).
 
     Raises ``InvalidState("round_not_running" | "clock_already_started")``,
     ``ValidationFailed("invalid_value")``.
     """
+    require_clock_change(actor, round, None)
     rnd = _locked_round(round)
     _require_published(rnd)
     if rnd.clock_started_at is not None:
@@ -77,8 +79,9 @@ def round_clock_start(*, round: Round, minutes: int | None = None) -> Round:
 
 
 @transaction.atomic
-def round_clock_pause(*, round: Round) -> Round:
+def round_clock_pause(*, actor: Any, round: Round) -> Round:
     """Pause a running clock. Raises ``InvalidState("clock_not_running")``."""
+    require_clock_change(actor, round, None)
     rnd = _locked_round(round)
     _require_published(rnd)
     if rnd.clock_started_at is None or rnd.clock_paused_at is not None:
@@ -89,9 +92,10 @@ def round_clock_pause(*, round: Round) -> Round:
 
 
 @transaction.atomic
-def round_clock_resume(*, round: Round) -> Round:
+def round_clock_resume(*, actor: Any, round: Round) -> Round:
     """Resume a paused clock (the pause is added to ``clock_paused_seconds``).
     Raises ``InvalidState("clock_not_paused")``."""
+    require_clock_change(actor, round, None)
     rnd = _locked_round(round)
     _require_published(rnd)
     if rnd.clock_paused_at is None:
@@ -104,10 +108,15 @@ def round_clock_resume(*, round: Round) -> Round:
 
 
 @transaction.atomic
-def round_clock_extend(*, round: Round, minutes: int, table: int | None = None) -> Round:
+def round_clock_extend(
+    *, actor: Any, round: Round, minutes: int, table: int | None = None
+) -> Round:
     """Add ``minutes`` (1–60) to the whole round, or to one ``table`` only (a judge call or a
     deck check). Raises ``InvalidState("round_not_running")``, ``ValidationFailed``,
     ``NotFound("table_not_in_round")``."""
+    require_clock_change(
+        actor, round, selectors.match_for_table(round=round, table=table) if table else None
+    )
     rnd = _locked_round(round)
     _require_published(rnd)
     seconds = 60 * _minutes(minutes, field="minutes", low=1, high=MAX_EXTENSION_MINUTES)

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments.models import DeckCheck, Entry, Round
+from tournaments.permissions import acting_user, require_judge
 from tournaments.services._common import lock_tournament
 from tournaments.services.penalties import penalty_log_deck_check
 
@@ -65,7 +66,7 @@ def deck_check_count(*, percent: int, entries: int) -> int:
 
 
 @transaction.atomic
-def deck_checks_pick(*, round: Round, by: Any = None, seed: int | None = None) -> list[DeckCheck]:
+def deck_checks_pick(*, round: Round, actor: Any, seed: int | None = None) -> list[DeckCheck]:
     """Pick the round's random deck checks (idempotent per round).
 
     ``seed`` (default ``secrets.randbits(32)``) seeds ``random.Random``, which samples
@@ -79,6 +80,7 @@ def deck_checks_pick(*, round: Round, by: Any = None, seed: int | None = None) -
     Raises:
         InvalidState: ``round_not_published``, ``round_finished``, ``no_entries_to_check``.
     """
+    require_judge(actor, round.tournament)
     rnd = _locked_round(round)
     existing = list(
         DeckCheck.objects.filter(round=rnd, seed__isnull=False).order_by("entry_id", "id")
@@ -105,14 +107,18 @@ def deck_checks_pick(*, round: Round, by: Any = None, seed: int | None = None) -
             check.save(update_fields=["seed"])
         else:
             check = DeckCheck.objects.create(
-                round=rnd, entry_id=entry_id, random_pick=True, seed=seed, created_by=by
+                round=rnd,
+                entry_id=entry_id,
+                random_pick=True,
+                seed=seed,
+                created_by=acting_user(actor),
             )
         checks.append(check)
     return checks
 
 
 @transaction.atomic
-def deck_check_add(*, round: Round, entry: Entry | int, by: Any = None) -> DeckCheck:
+def deck_check_add(*, round: Round, entry: Entry | int, actor: Any) -> DeckCheck:
     """A judge picks ``entry`` for a deck check in ``round`` (``random_pick=False``).
 
     Raises:
@@ -120,6 +126,7 @@ def deck_check_add(*, round: Round, entry: Entry | int, by: Any = None) -> DeckC
         ValidationFailed: ``not_in_round`` (the entry has no seat in the round).
         Conflict: ``deck_check_exists`` (the entry is already picked this round).
     """
+    require_judge(actor, round.tournament)
     rnd = _locked_round(round)
     _require_published(rnd)
     entry_id: int = entry if isinstance(entry, int) else entry.pk
@@ -138,7 +145,7 @@ def deck_check_add(*, round: Round, entry: Entry | int, by: Any = None) -> DeckC
     try:
         with transaction.atomic():
             return DeckCheck.objects.create(
-                round=rnd, entry_id=entry_id, random_pick=False, created_by=by
+                round=rnd, entry_id=entry_id, random_pick=False, created_by=acting_user(actor)
             )
     except IntegrityError:
         raise Conflict(
@@ -150,7 +157,7 @@ def deck_check_add(*, round: Round, entry: Entry | int, by: Any = None) -> DeckC
 
 @transaction.atomic
 def deck_check_record(
-    *, check: DeckCheck, outcome: str, penalty: str = "none", notes: str = "", by: Any = None
+    *, check: DeckCheck, outcome: str, penalty: str = "none", notes: str = "", actor: Any
 ) -> DeckCheck:
     """Record (or re-record) the outcome of a deck check: ``outcome`` ``ok`` or ``problem``,
     ``penalty`` one of ``DeckCheck.Penalty`` (``none`` when the deck matched its list),
@@ -161,6 +168,7 @@ def deck_check_record(
             ``penalty_without_problem`` (a penalty with outcome ``ok``).
         InvalidState: ``round_not_published`` (a draft round).
     """
+    require_judge(actor, check.round.tournament)
     rnd = _locked_round(check.round)
     check = DeckCheck.objects.select_for_update().get(pk=check.pk)
     if rnd.status == R.DRAFT:
@@ -186,8 +194,8 @@ def deck_check_record(
     check.outcome = outcome
     check.penalty = penalty
     check.notes = (notes or "").strip()
-    check.checked_by = by
+    check.checked_by = acting_user(actor)
     check.checked_at = timezone.now()
     check.save(update_fields=["outcome", "penalty", "notes", "checked_by", "checked_at"])
-    penalty_log_deck_check(check, by=by)
+    penalty_log_deck_check(check, by=acting_user(actor))
     return check

@@ -23,6 +23,7 @@ from decks.errors import DeckInputError, UnknownFormat
 from decks.services.validation import deck_validate, validation_result_dict
 from hkk_tournament.errors import InvalidState, NotFound, ValidationFailed
 from tournaments.models import DeckSubmission, Entry, EntryMember, Player, Tournament
+from tournaments.permissions import acting_user, require_deck_submitter, require_manage
 from tournaments.services._common import lock_tournament, require_status
 
 PAIR_RULE_CARD_MISMATCH = "pair_rule_card_mismatch"
@@ -273,7 +274,7 @@ def deck_submit(
     player: Player,
     text: str | None = None,
     data: Mapping[str, Any] | None = None,
-    by: Any = None,
+    actor: Any,
 ) -> DeckSubmission:
     """Submit (or replace) one member's deck list; every version is kept with its result.
 
@@ -292,12 +293,13 @@ def deck_submit(
         InvalidState: ``tournament_status``, ``lists_locked``, ``deck_deadline_passed``.
         ValidationFailed: ``deck_input`` (empty list, both or neither of text/data).
     """
+    require_deck_submitter(actor, entry, player)
     tournament = lock_tournament(tournament)
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     member = _member_or_not_found(tournament, entry, player)
     _require_open_list(tournament, member)
     result = _validate(tournament, text, data)
-    sub = _new_version(tournament, member, result, text=text, data=data, by=by)
+    sub = _new_version(tournament, member, result, text=text, data=data, by=acting_user(actor))
     if tournament.is_pair:
         _reconcile_pair(member, sub)
     sub.save()
@@ -306,7 +308,7 @@ def deck_submit(
 
 @transaction.atomic
 def deck_approve_unverified(
-    *, tournament: Tournament, entry: Entry, submission_id: int, reason: str, by: Any = None
+    *, tournament: Tournament, entry: Entry, submission_id: int, reason: str, actor: Any
 ) -> DeckSubmission:
     """Accept an unverified deck list (nothing checked is broken, but some rule could not be
     checked, e.g. a card the partial catalogue lacks) as legal for this event; the reason,
@@ -319,6 +321,7 @@ def deck_approve_unverified(
             legal or illegal), ``deck_not_current`` (a newer version exists).
         ValidationFailed: ``reason_required`` (blank reason).
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     sub = (
@@ -349,7 +352,7 @@ def deck_approve_unverified(
             "reason_required", _("Give a reason for the approval."), {"field": "reason"}
         )
     sub.approval_reason = reason.strip()
-    sub.approved_by = by
+    sub.approved_by = acting_user(actor)
     sub.approved_at = timezone.now()
     sub.legal = _accepted(sub) and not sub.extra_errors
     result = dict(sub.result or {})

@@ -34,6 +34,7 @@ from tournaments.models import (
     TournamentAction,
 )
 from tournaments.models.entries import name_key
+from tournaments.permissions import acting_user, require_manage
 from tournaments.services import round_fixes
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.csv_files import decode_csv_bytes, read_csv_rows
@@ -84,11 +85,12 @@ def _before_round_one(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
+def entry_check_in(*, actor: Any, entry: Entry, checked_in: bool = True) -> Entry:
     """Mark an entry present (``checked_in_at`` = now) or not, before round 1 is paired.
 
     Raises ``InvalidState("tournament_status" | "rounds_started")``.
     """
+    require_manage(actor, entry.tournament)
     tournament = lock_tournament(entry.tournament_id)
     _before_round_one(tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -98,12 +100,13 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
 
 
 @transaction.atomic
-def entries_drop_not_checked_in(*, tournament: Tournament, by: Any = None) -> list[Entry]:
+def entries_drop_not_checked_in(*, tournament: Tournament, actor: Any) -> list[Entry]:
     """Drop (before round 1) every entry not checked in and not dropped; recorded as
     ``not_checked_in_dropped`` with the entries' ids. Returns the dropped entries.
 
     Raises ``InvalidState("tournament_status" | "rounds_started")``.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     _before_round_one(tournament)
     entries = list(
@@ -116,14 +119,14 @@ def entries_drop_not_checked_in(*, tournament: Tournament, by: Any = None) -> li
         TournamentAction.objects.create(
             tournament=tournament,
             kind=A.NOT_CHECKED_IN_DROPPED,
-            by=_by(by),
+            by=_by(acting_user(actor)),
             params={"entries": [e.pk for e in entries], "names": [e.name for e in entries]},
         )
     return entries
 
 
 @transaction.atomic
-def entry_readd(*, entry: Entry, by: Any = None, reason: str = "", missed: str = "") -> Entry:
+def entry_readd(*, entry: Entry, actor: Any, reason: str = "", missed: str = "") -> Entry:
     """Add a dropped entry (or a no-show dropped from its round) back at any time before the
     event ends; it is paired again from the next round. When rounds were paired without it,
     the desk chooses what they count as (``missed``: ``loss``, ``bye`` or ``pair`` — a seat
@@ -137,6 +140,7 @@ def entry_readd(*, entry: Entry, by: Any = None, reason: str = "", missed: str =
         ValidationFailed: ``missed_choice_required``, ``reason_required`` (only when rounds
             were missed), ``entries_without_legal_list`` (``pair``).
     """
+    require_manage(actor, entry.tournament)
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -153,7 +157,7 @@ def entry_readd(*, entry: Entry, by: Any = None, reason: str = "", missed: str =
     params: dict[str, Any] = {"dropped_after_round": entry.dropped_after_round}
     if last is not None and entry.dropped_after_round < last.number:
         choice = round_fixes.require_missed_choice(
-            round_fixes.MissedChoice(outcome=missed, reason=reason, by=by)
+            round_fixes.MissedChoice(outcome=missed, reason=reason, by=acting_user(actor))
         )
         params |= round_fixes.missed_rounds_give(
             tournament, entry, after_round=entry.dropped_after_round, outcome=choice.outcome
@@ -164,7 +168,7 @@ def entry_readd(*, entry: Entry, by: Any = None, reason: str = "", missed: str =
         entry=entry,
         round_number=last.number if last else None,
         reason=(reason or "").strip(),
-        by=_by(by),
+        by=_by(acting_user(actor)),
         params=params,
     )
     entry.dropped_after_round = None
@@ -585,7 +589,7 @@ def entries_import(
     text: str | None = None,
     data: bytes | None = None,
     dry_run: bool = True,
-    by: Any = None,
+    actor: Any,
 ) -> ImportResult:
     """Register the players of a list (:func:`parse_player_list`) in a single-player event, or
     the teams of a pair list in a pair event (two players a row, seats A and B; docs/rules.md
@@ -607,6 +611,7 @@ def entries_import(
             ``import_empty``,
             ``import_too_long``, ``csv_encoding`` (an upload in no supported encoding).
     """
+    require_manage(actor, tournament)
     encoding = ""
     if data is not None:
         text, encoding = decode_csv_bytes(data)
@@ -627,6 +632,6 @@ def entries_import(
     )
     if dry_run or not result.ok:
         return result
-    _save_rows(current, rows, decks, by)
+    _save_rows(current, rows, decks, acting_user(actor))
     result.saved = True
     return result

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament, TournamentAction
+from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import lock_tournament, require_status
 from tournaments.services.tournaments import SCORING_FIELDS, apply_details
 
@@ -22,13 +23,14 @@ S = Tournament.Status
 
 
 @transaction.atomic
-def tournament_set_details(*, tournament: Tournament, **details: Any) -> Tournament:
+def tournament_set_details(*, actor: Any, tournament: Tournament, **details: Any) -> Tournament:
     """Change the event's date and time (``starts_at``, aware datetime or ``None``),
     ``venue``, ``description`` and player cap (``max_entries``, ≥ 2 or ``None``), in any status
     but finished.
 
     Raises ``ValidationFailed("invalid_value")``, ``InvalidState("tournament_status")``.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     apply_details(tournament, details)
@@ -66,12 +68,13 @@ def tournament_duplicate(*, tournament: Tournament, owner: Any, name: str = "") 
 
 
 @transaction.atomic
-def tournament_reopen(*, tournament: Tournament, by: Any = None, reason: str = "") -> Tournament:
+def tournament_reopen(*, tournament: Tournament, actor: Any, reason: str = "") -> Tournament:
     """finished → running so results can be corrected (each correction is then recorded on
     its game); the reason, who and when are recorded (``reopened``). Finish it again after.
 
     Raises ``InvalidState("tournament_status")``, ``ValidationFailed("reason_required")``.
     """
+    require_manage(actor, tournament)
     if not (reason or "").strip():
         raise ValidationFailed(
             "reason_required", _("Give a reason; it is recorded."), {"field": "reason"}
@@ -82,7 +85,7 @@ def tournament_reopen(*, tournament: Tournament, by: Any = None, reason: str = "
         tournament=tournament,
         kind=TournamentAction.Kind.REOPENED,
         reason=reason.strip(),
-        by=by if getattr(by, "pk", None) else None,
+        by=acting_user(actor) if getattr(acting_user(actor), "pk", None) else None,
         params={
             "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None
         },

@@ -37,7 +37,7 @@ from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Game, Match, Tournament
-from tournaments.permissions import refuse_own_match
+from tournaments.permissions import acting_user, require_judge_of_match
 from tournaments.services._common import wins_needed
 from tournaments.services.jobs import enqueue_standings
 from tournaments.services.match_rules import (
@@ -153,7 +153,7 @@ def match_result_record(
     *,
     match: Match,
     result: str,
-    recorded_by: Any = None,
+    actor: Any,
     die_roll_winner: Entry | int | None = None,
 ) -> Match:
     """Record a whole match from its slip: ``result`` is ``"a-b-d"`` (game wins of seat A and B
@@ -179,8 +179,8 @@ def match_result_record(
         InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``,
             ``tournament_finished``, ``invalid_match_structure``.
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
-    refuse_own_match(recorded_by, match)
     require_playable(match)
     tournament = match.round.tournament
     structure = structure_of(match)
@@ -211,14 +211,14 @@ def match_result_record(
     if match.die_roll_winner_id is None and roll is not None:
         match.die_roll_winner_id = roll
         changed.append("die_roll_winner")
-    games = _slip_games(match, structure, _winners(match, a, b, d), recorded_by)
+    games = _slip_games(match, structure, _winners(match, a, b, d), acting_user(actor))
     if len(games) < structure.games_per_match and not _decided(tournament, a, b):
         match.ended_at_time = True
         changed.append("ended_at_time")
     if changed:
         match.save(update_fields=changed)
     Game.objects.bulk_create(games)
-    supersede_open_reports(match, by=recorded_by, games=games)
+    supersede_open_reports(match, by=acting_user(actor), games=games)
     enqueue_standings(tournament.pk)
     return match
 

@@ -28,6 +28,7 @@ from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Match, Round
+from tournaments.permissions import require_judge_of_match
 from tournaments.services._common import require_not_finished, share_round
 
 R = Round.Status
@@ -158,7 +159,7 @@ def game_fields(record: GameRecord, decision: fp.RightDecision) -> dict[str, Any
 
 @transaction.atomic
 def match_set_die_roll(
-    *, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool | None = None
+    *, actor: Any, match: Match, winner_entry: Entry | int, reroll_game3_agreed: bool | None = None
 ) -> Match:
     """Record the game-1 die roll winner: HKK "player 1", who holds the right in game 1
     (docs/rules.md §6 (HKK first-player rights)); WoW TCG and Blue Moon the entry that chooses
@@ -175,6 +176,7 @@ def match_set_die_roll(
         Conflict: ``reroll_agreement_too_late`` (the agreement changed after the roll).
         ValidationFailed: ``not_in_match``, ``reroll_not_available`` (not HKK with 3 games).
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
     require_playable(match)
     winner = entry_id(winner_entry)
@@ -202,7 +204,7 @@ def match_set_die_roll(
 
 
 @transaction.atomic
-def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
+def match_set_reroll_agreement(*, actor: Any, match: Match, agreed: bool = True) -> Match:
     """Record (or withdraw) the players' agreement to decide HKK game 3 by a new die roll.
 
     Accepted only before the game-1 die roll is recorded (docs/rules.md §6 (HKK first-player
@@ -214,6 +216,7 @@ def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
         ValidationFailed: ``reroll_not_available`` (not HKK with three games).
         InvalidState: ``round_not_published``, ``round_finished``, ``bye_match``.
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
     require_playable(match)
     structure = structure_of(match)
@@ -233,12 +236,13 @@ def match_set_reroll_agreement(*, match: Match, agreed: bool = True) -> Match:
 
 
 @transaction.atomic
-def match_set_game3_roll(*, match: Match, winner_entry: Entry | int) -> Match:
+def match_set_game3_roll(*, actor: Any, match: Match, winner_entry: Entry | int) -> Match:
     """Record the winner of the agreed game-3 re-roll (docs/rules.md §6 (HKK first-player
     rights)); a recorded one may be corrected until game 3 is recorded.
 
     Raises ``InvalidState("no_reroll_agreed" | "not_game_3" | …)``, ``ValidationFailed``.
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
     require_playable(match)
     winner = entry_id(winner_entry)

@@ -6,17 +6,21 @@ does not take them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament
+from tournaments.permissions import require_manage
 from tournaments.services._common import lock_tournament
 
 
 @transaction.atomic
 def tournament_set_options(
     *,
+    actor: Any,
     tournament: Tournament,
     is_public: bool | None = None,
     decklists_published: bool | None = None,
@@ -27,6 +31,7 @@ def tournament_set_options(
     Raises:
         ValidationFailed: ``invalid_value`` when ``deck_check_percent`` is not 0–100.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     fields = []
     if is_public is not None:

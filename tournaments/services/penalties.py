@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from hkk_tournament.errors import ValidationFailed
 from tournaments import selectors
 from tournaments.models import DeckCheck, Entry, Penalty, Round, Tournament
+from tournaments.permissions import acting_user, require_judge
 from tournaments.services._common import lock_tournament
 from tournaments.services.csv_files import SafeCsvWriter
 
@@ -41,7 +42,7 @@ def penalty_record(
     kind: str,
     round: Round | None = None,
     notes: str = "",
-    by: Any = None,
+    actor: Any,
 ) -> Penalty:
     """Log a penalty for ``entry`` of ``tournament`` (``round`` optional; it must be one of the
     event's rounds). ``category``: ``Penalty.Category``; ``kind``: ``Penalty.Kind``.
@@ -51,6 +52,7 @@ def penalty_record(
 
     Raises ``ValidationFailed("invalid_value")`` for an unknown category, kind, entry or round.
     """
+    require_judge(actor, tournament)
     lock_tournament(tournament.pk)
     entry_id = entry.pk if isinstance(entry, Entry) else int(entry)
     if not Entry.objects.filter(pk=entry_id, tournament=tournament).exists():
@@ -69,7 +71,7 @@ def penalty_record(
         category=_choice(category, Penalty.Category, "category"),
         kind=_choice(kind, Penalty.Kind, "kind"),
         notes=(notes or "").strip(),
-        judge=by,
+        judge=acting_user(actor),
     )
 
 

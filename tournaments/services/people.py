@@ -33,7 +33,7 @@ from hkk_tournament.errors import (
 )
 from hkk_tournament.mail import mail_delivers
 from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
-from tournaments.permissions import can_manage
+from tournaments.permissions import can_manage, require_manage
 from tournaments.services._common import lock_tournament
 
 #: Letters of a claim code: no 0/O, 1/I/L, so it can be read aloud and typed from paper.
@@ -61,13 +61,14 @@ def _code_valid(player: Player) -> bool:
 
 
 @transaction.atomic
-def player_claim_code(*, entry: Entry, player_id: int | None = None) -> Player:
+def player_claim_code(*, actor: Any, entry: Entry, player_id: int | None = None) -> Player:
     """Give the entry's player (seat A, or ``player_id``) a one-time claim code valid for
     ``settings.HKK_CLAIM_CODE_LIFETIME``, unless the player already has an account; an existing
     unexpired code is kept (it may be printed), an expired one is replaced.
 
     Raises ``Conflict("player_has_account")``, ``NotFound("not_a_member")``.
     """
+    require_manage(actor, entry.tournament)
     tournament = lock_tournament(entry.tournament_id)
     player = _member(tournament, entry, player_id)
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -179,7 +180,9 @@ def player_claim(*, user: Any, code: str) -> Player:
     return player
 
 
-def player_invite(*, entry: Entry, claim_url: str, player_id: int | None = None) -> Player:
+def player_invite(
+    *, actor: Any, entry: Entry, claim_url: str, player_id: int | None = None
+) -> Player:
     """E-mail the entry's player (it needs an e-mail address) a link to claim the entry: the
     code is created when missing and ``claim_url`` (absolute, with the code) goes in the mail.
 
@@ -188,13 +191,14 @@ def player_invite(*, entry: Entry, claim_url: str, player_id: int | None = None)
     hands it over from the printable list instead), ``ValidationFailed("email_missing")`` and
     the errors of :func:`player_claim_code`.
     """
+    require_manage(actor, entry.tournament)
     if not mail_delivers():
         raise InvalidState(
             "mail_unavailable",
             _("This server sends no e-mail. Give the player the code from the printable list."),
             {},
         )
-    player = player_claim_code(entry=entry, player_id=player_id)
+    player = player_claim_code(actor=actor, entry=entry, player_id=player_id)
     if not player.email:
         raise ValidationFailed(
             "email_missing",

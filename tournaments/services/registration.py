@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments.models import Entry, EntryMember, Player, Tournament, TournamentAction
+from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.jobs import enqueue_standings
 from tournaments.services.round_fixes import (
@@ -338,12 +339,13 @@ def entry_drop(*, entry: Entry, after_round: int | None = None) -> Entry:
 
 
 @transaction.atomic
-def entry_override_deck(*, entry: Entry, reason: str, by: Any = None) -> Entry:
+def entry_override_deck(*, entry: Entry, reason: str, actor: Any) -> Entry:
     """Let an entry be paired without a legal list; the reason and organiser are recorded.
 
     Raises ``ValidationFailed("reason_required")`` for an empty reason,
     ``InvalidState("tournament_status")`` once the event is finished.
     """
+    require_manage(actor, entry.tournament)
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     if not (reason or "").strip():
@@ -352,7 +354,7 @@ def entry_override_deck(*, entry: Entry, reason: str, by: Any = None) -> Entry:
         )
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     entry.pairing_override_reason = reason.strip()
-    entry.pairing_override_by = by
+    entry.pairing_override_by = acting_user(actor)
     entry.pairing_override_at = timezone.now()
     entry.save(
         update_fields=["pairing_override_reason", "pairing_override_by", "pairing_override_at"]

@@ -25,7 +25,12 @@ from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.types import GameRecord
 from tournaments.models import EntryMember, Game, Match, ResultReport, Round, Tournament
-from tournaments.permissions import refuse_own_match
+from tournaments.permissions import (
+    acting_user,
+    on_behalf_of,
+    require_judge_of_match,
+    require_reporter,
+)
 from tournaments.services.match_rules import inconsistent, locked_match, structure_of
 from tournaments.services.results import game_correct, game_record
 
@@ -103,7 +108,7 @@ def _apply(
                 waived=g["waived"],
                 right_holder_entry=holder,
                 score=g.get("score"),
-                recorded_by=by,
+                actor=on_behalf_of(by),
             )
         elif correct and not _same(existing, g, holder):
             existing = game_correct(
@@ -113,7 +118,7 @@ def _apply(
                 waived=g["waived"],
                 score=g.get("score"),
                 reason=reason,
-                recorded_by=by,
+                actor=on_behalf_of(by),
             )
         if written and g.get("details_reported") is False:
             Game.objects.filter(pk=existing.pk).update(details_reported=False)
@@ -229,7 +234,7 @@ def _file_report(
 
 
 @transaction.atomic
-def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> ResultReport:
+def result_report_submit(*, match: Match, entry: Any, actor: Any, games: Any) -> ResultReport:
     """``user`` (a player of ``entry``) reports the games of ``match``.
 
     The side's earlier open report (pending or disputed) is superseded by this one. When the
@@ -247,14 +252,15 @@ def result_report_submit(*, match: Match, entry: Any, user: Any, games: Any) -> 
             and ``game_record``'s rule errors (``first_player_mismatch``, ``roll_not_recorded``
             …, ``too_many_games``).
     """
+    require_reporter(actor, match, getattr(entry, "pk", entry))
     match = locked_match(match)
     entry_id = getattr(entry, "pk", entry)
-    normalised = _checked_games(match, entry_id, user, games)
-    return _file_report(match, entry_id, user, normalised)
+    normalised = _checked_games(match, entry_id, acting_user(actor), games)
+    return _file_report(match, entry_id, acting_user(actor), normalised)
 
 
 @transaction.atomic
-def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
+def result_report_confirm(*, report: ResultReport, actor: Any) -> ResultReport:
     """A judge accepts ``report``: its games are recorded, already recorded games that differ
     are corrected (``GameCorrection`` history, reason "Confirmed result report #id"), the report
     becomes ``accepted`` and every other open report of the match ``superseded``.
@@ -269,9 +275,9 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
             and ``game_record``'s state errors (e.g. ``round_finished`` for a new game).
         ValidationFailed: ``game_record``'s rule errors.
     """
+    require_judge_of_match(actor, report.match)
     report_id = report.pk
     match = locked_match(report.match)
-    refuse_own_match(by, match)
     # ``of=self`` and no ordering: the default ordering would join (and lock) match and round.
     locked = (
         ResultReport.objects.select_for_update(of=("self",)).filter(pk=report_id).order_by().first()
@@ -290,17 +296,17 @@ def result_report_confirm(*, report: ResultReport, by: Any) -> ResultReport:
     _apply(
         match,
         games,
-        by=by,
+        by=acting_user(actor),
         correct=True,
         reason=str(_("Confirmed result report #%(id)s") % {"id": report.pk}),
     )
-    _resolve([report], RS.ACCEPTED, by)
+    _resolve([report], RS.ACCEPTED, acting_user(actor))
     others = list(
         ResultReport.objects.select_for_update(of=("self",))
         .filter(match=match, status__in=OPEN)
         .exclude(pk=report.pk)
     )
-    _resolve(others, RS.SUPERSEDED, by)
+    _resolve(others, RS.SUPERSEDED, acting_user(actor))
     return report
 
 

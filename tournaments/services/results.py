@@ -16,6 +16,7 @@ from tournaments import selectors
 from tournaments.domain import first_player as fp
 from tournaments.domain.types import GameRecord
 from tournaments.models import Entry, Game, GameCorrection, Match
+from tournaments.permissions import acting_user, require_judge_of_match
 from tournaments.services.jobs import enqueue_standings
 from tournaments.services.match_rules import (
     entry_id,
@@ -216,7 +217,7 @@ def game_record(
     waived: bool = False,
     right_holder_entry: Entry | int | None = None,
     score: int | None = None,
-    recorded_by: Any = None,
+    actor: Any,
 ) -> Game:
     """Record the next game, ``number``, of ``match``: the winner (``None`` = draw), who went
     first, whether the right holder waived (where the format gives a choice: the chooser let
@@ -241,6 +242,7 @@ def game_record(
             ``wrong_first_player``), ``draw_not_allowed``, ``score_missing``,
             ``score_out_of_range``, ``score_not_allowed``.
     """
+    require_judge_of_match(actor, match)
     match = locked_match(match)
     require_playable(match)
     winner, first, holder_given = _ids_in_match(
@@ -264,8 +266,10 @@ def game_record(
         winner=winner,
         score=score,
     )
-    game = _create_game(match, number, game_fields(record, decision), recorded_by=recorded_by)
-    _written(match, [*games, game], recorded_by)
+    game = _create_game(
+        match, number, game_fields(record, decision), recorded_by=acting_user(actor)
+    )
+    _written(match, [*games, game], acting_user(actor))
     return game
 
 
@@ -279,7 +283,7 @@ def game_correct(
     score: int | None = None,
     reason: str,
     expected_version: int | None = None,
-    recorded_by: Any = None,
+    actor: Any,
 ) -> Game:
     """Replace the recorded ``game`` (also in a finished round) with a new winner, first player,
     waiver and score, checked like :func:`game_record` against the games before it. The earlier
@@ -296,6 +300,7 @@ def game_correct(
             of the match has no reported details: correct it first), and the rule errors of
             :func:`game_record`.
     """
+    require_judge_of_match(actor, game.match)
     match = locked_match(game.match)
     require_playable(match, correction=True)
     winner, first = _ids_in_match(match, winner_entry=winner_entry, first_entry=first_entry)
@@ -313,6 +318,6 @@ def game_correct(
         score=score,
     )
     values = {**game_fields(record, decision), "details_reported": True}
-    game = _correct_game(game, values, recorded_by=recorded_by, reason=reason)
-    _written(match, games, recorded_by)
+    game = _correct_game(game, values, recorded_by=acting_user(actor), reason=reason)
+    _written(match, games, acting_user(actor))
     return game

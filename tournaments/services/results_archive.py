@@ -36,6 +36,7 @@ from tournaments.models import (
     TournamentAction,
 )
 from tournaments.models import Tournament as TournamentModel
+from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import lock_tournament, require_status
 from tournaments.services.jobs import enqueue_standings
 
@@ -209,7 +210,7 @@ def _restorable_action(tournament: TournamentModel, action_id: int) -> Tournamen
 
 @transaction.atomic
 def round_results_restore(
-    *, tournament: TournamentModel, action_id: int, by: Any = None
+    *, tournament: TournamentModel, action_id: int, actor: Any
 ) -> TournamentAction:
     """Put back the results an unpublish or discard deleted (action ``action_id`` of
     ``tournament``) into the round of the same number, which must be published again: each
@@ -225,6 +226,7 @@ def round_results_restore(
         Conflict: ``results_already_restored``, ``results_not_restorable`` (params ``tables``).
         InvalidState: ``tournament_status``, ``round_not_published`` (publish the round first).
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, TournamentModel.Status.RUNNING)
     action = _restorable_action(tournament, action_id)
@@ -250,7 +252,7 @@ def round_results_restore(
         kind=A.RESULTS_RESTORED,
         round_number=number,
         params={"action": action.pk, "tables": [t["table"] for t in kept], "games": games},
-        by=by if getattr(by, "pk", None) else None,
+        by=acting_user(actor) if getattr(acting_user(actor), "pk", None) else None,
     )
     enqueue_standings(tournament.pk)
     return restored

@@ -29,6 +29,7 @@ from tournaments.models import (
     TournamentAction,
 )
 from tournaments.models import Tournament as TournamentModel
+from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import enqueue_standings
@@ -139,7 +140,7 @@ def _discard(
 def round_discard(
     *,
     round: Round,
-    by: Any = None,
+    actor: Any,
     reason: str = "",
     pair_again: bool = False,
     delete_results: bool = False,
@@ -157,6 +158,7 @@ def round_discard(
         Conflict: ``round_has_results`` (params ``games``, ``reports``, ``rolls``).
         ValidationFailed: ``reason_required``; the errors of ``round_pair_next``.
     """
+    require_manage(actor, round.tournament)
     _require_reason(reason)
     tournament, rnd = _locked_round(round)
     if rnd.status != R.DRAFT:
@@ -166,17 +168,24 @@ def round_discard(
             {"round": rnd.number, "status": rnd.status},
         )
     deleted = _deleted_results(rnd, delete_results)
-    _discard(tournament, rnd, by=by, reason=reason, kind=A.ROUND_DISCARDED, deleted=deleted)
+    _discard(
+        tournament,
+        rnd,
+        by=acting_user(actor),
+        reason=reason,
+        kind=A.ROUND_DISCARDED,
+        deleted=deleted,
+    )
     if deleted:
         enqueue_standings(tournament.pk)
     if pair_again:
-        return round_pair_next(tournament=tournament, requested_by=by)
+        return round_pair_next(tournament=tournament, actor=actor)
     return None
 
 
 @transaction.atomic
 def round_unpublish(
-    *, round: Round, by: Any = None, reason: str = "", delete_results: bool = False
+    *, round: Round, actor: Any, reason: str = "", delete_results: bool = False
 ) -> Round:
     """published → draft. A round with results (games, player reports or die rolls) is refused
     unless ``delete_results`` confirms deleting them; they are then kept in the action's
@@ -191,6 +200,7 @@ def round_unpublish(
         Conflict: ``round_has_results`` (params ``games``, ``reports``, ``rolls``).
         ValidationFailed: ``reason_required``.
     """
+    require_manage(actor, round.tournament)
     _require_reason(reason)
     tournament, rnd = _locked_round(round)
     if rnd.status != R.PUBLISHED:
@@ -207,7 +217,7 @@ def round_unpublish(
     _record(
         tournament,
         A.ROUND_UNPUBLISHED,
-        by=by,
+        by=acting_user(actor),
         reason=reason,
         round_number=rnd.number,
         params=params,
@@ -218,15 +228,19 @@ def round_unpublish(
     return rnd
 
 
-def _drop_paired(entry: Entry, reason: str) -> tuple[TournamentModel, Entry, Round, RoundSeat]:
+def _drop_paired(
+    entry: Entry, reason: str, actor: Any
+) -> tuple[TournamentModel, Entry, Round, RoundSeat]:
     """Lock the tournament, ``entry`` and the last round (in that order), check that the entry
     is paired in that unfinished round and has not dropped before it, and drop it after the
     round before. Returns ``(tournament, entry, round, its seat)``.
 
     Raises:
         InvalidState: ``tournament_status``, ``not_paired``, ``already_dropped``.
+        PermissionDenied: ``actor`` may not manage the event.
         ValidationFailed: ``reason_required``.
     """
+    require_manage(actor, entry.tournament)
     _require_reason(reason)
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, TournamentModel.Status.RUNNING)
@@ -256,7 +270,7 @@ def _drop_paired(entry: Entry, reason: str) -> tuple[TournamentModel, Entry, Rou
 
 
 @transaction.atomic
-def entry_drop_and_repair(*, entry: Entry, by: Any = None, reason: str = "") -> Round:
+def entry_drop_and_repair(*, entry: Entry, actor: Any, reason: str = "") -> Round:
     """Drop an entry paired in the last, unfinished round, and pair that round again without
     it (the entry is dropped after the round before). The round must have no results; a
     published one goes back to draft. Recorded as ``drop_repaired`` (the tables before and the
@@ -269,7 +283,7 @@ def entry_drop_and_repair(*, entry: Entry, by: Any = None, reason: str = "") -> 
         Conflict: ``round_has_results``.
         ValidationFailed: ``reason_required``.
     """
-    tournament, entry, rnd, _seat = _drop_paired(entry, reason)
+    tournament, entry, rnd, _seat = _drop_paired(entry, reason, actor)
     if _round_has_results(rnd):
         raise Conflict(
             "round_has_results",
@@ -280,18 +294,18 @@ def entry_drop_and_repair(*, entry: Entry, by: Any = None, reason: str = "") -> 
     _record(
         tournament,
         A.DROP_REPAIRED,
-        by=by,
+        by=acting_user(actor),
         reason=reason,
         round_number=rnd.number,
         entry=entry,
         params={"tables": _tables(rnd), "seed": rnd.seed},
     )
     rnd.delete()
-    return round_pair_next(tournament=tournament, requested_by=by)
+    return round_pair_next(tournament=tournament, actor=actor)
 
 
 @transaction.atomic
-def entry_drop_with_bye(*, entry: Entry, by: Any = None, reason: str = "") -> Round:
+def entry_drop_with_bye(*, entry: Entry, actor: Any, reason: str = "") -> Round:
     """Drop an entry paired in the last, unfinished round, and turn its table into a bye for
     its opponent (the entry is dropped after the round before; the table must have no games or
     reports yet). The bye counts as a match win (docs/rules.md §14 (Swiss pairing and byes)).
@@ -303,7 +317,7 @@ def entry_drop_with_bye(*, entry: Entry, by: Any = None, reason: str = "") -> Ro
         Conflict: ``match_has_results``.
         ValidationFailed: ``reason_required``.
     """
-    tournament, entry, rnd, seat = _drop_paired(entry, reason)
+    tournament, entry, rnd, seat = _drop_paired(entry, reason, actor)
     match: Match = seat.match
     if match.games.exists() or match.reports.exists():
         raise Conflict(
@@ -323,7 +337,7 @@ def entry_drop_with_bye(*, entry: Entry, by: Any = None, reason: str = "") -> Ro
     _record(
         tournament,
         A.DROP_BYE,
-        by=by,
+        by=acting_user(actor),
         reason=reason,
         round_number=rnd.number,
         entry=entry,

@@ -30,6 +30,7 @@ from tournaments.models import (
     RoundSeat,
 )
 from tournaments.models import Tournament as TournamentModel
+from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status, scoring_for
 from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import enqueue_round_pair_next, enqueue_standings
@@ -186,7 +187,7 @@ def _store_round(
 def round_pair_next(
     *,
     tournament: TournamentModel,
-    requested_by: Any = None,
+    actor: Any,
     seed: int | None = None,
     number: int | None = None,
 ) -> Round:
@@ -210,6 +211,7 @@ def round_pair_next(
             ``round_number_mismatch`` (``number`` is not the next round's number).
         ValidationFailed: ``entries_without_legal_list``.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     if number is not None:
         existing = Round.objects.filter(tournament=tournament, number=number).first()
@@ -231,20 +233,21 @@ def round_pair_next(
     seed = secrets.randbits(32) if seed is None else int(seed)
     candidates = pairing_candidates(tournament, entries)
     result = swiss.pair_round(candidates, rng=random.Random(seed), round_number=number)
-    rnd = _store_round(tournament, number, seed, result, requested_by=requested_by)
+    rnd = _store_round(tournament, number, seed, result, requested_by=acting_user(actor))
     if any(p.b is None for p in result.pairings):
         enqueue_standings(tournament.pk)
     return rnd
 
 
-def round_pair_next_async(*, tournament: TournamentModel, requested_by: Any = None) -> None:
+def round_pair_next_async(*, tournament: TournamentModel, actor: Any) -> None:
     """Ask a Celery worker to pair the next round once the caller's transaction commits
     (in-process when no broker is configured). The result is a draft round, or nothing if
     the service raised (the task returns the error as ``{"ok": False, "code", …}``). The job
     carries the round number, so running it twice pairs that round once."""
+    require_manage(actor, tournament)
     last = last_round(tournament)
     number = (last.number if last else 0) + 1
-    enqueue_round_pair_next(tournament.pk, getattr(requested_by, "pk", None), number)
+    enqueue_round_pair_next(tournament.pk, getattr(acting_user(actor), "pk", None), number)
 
 
 def round_relaxations(round: Round) -> list[dict[str, Any]]:
@@ -276,7 +279,7 @@ def round_swap_pairings(
     table_x: int,
     table_y: int,
     swap: str,
-    by: Any = None,
+    actor: Any,
     reason: str = "",
 ) -> Round:
     """Swap the seat-``swap`` entries (``"a"`` or ``"b"``) of two tables of a draft round.
@@ -289,6 +292,7 @@ def round_swap_pairings(
         NotFound: ``table_not_in_round``.
         ValidationFailed: ``invalid_value`` (same table twice, bad ``swap``).
     """
+    require_manage(actor, round.tournament)
     lock_tournament(round.tournament_id)
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.status != R.DRAFT:
@@ -324,17 +328,18 @@ def round_swap_pairings(
         before=before,
         after=_tables(rnd),
         reason=reason,
-        changed_by=by,
+        changed_by=acting_user(actor),
     )
     return rnd
 
 
 @transaction.atomic
-def round_publish(*, round: Round) -> Round:
+def round_publish(*, actor: Any, round: Round) -> Round:
     """draft → published: pairings are final and results may be recorded.
 
     Raises ``InvalidState("round_not_draft")``.
     """
+    require_manage(actor, round.tournament)
     lock_tournament(round.tournament_id)
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.status != R.DRAFT:
@@ -350,12 +355,13 @@ def round_publish(*, round: Round) -> Round:
 
 
 @transaction.atomic
-def round_finish(*, round: Round) -> Round:
+def round_finish(*, actor: Any, round: Round) -> Round:
     """published → finished once every match is complete; standings are recomputed on commit.
 
     Raises:
         InvalidState: ``round_not_published``, ``matches_incomplete`` (params: tables).
     """
+    require_manage(actor, round.tournament)
     tournament = lock_tournament(round.tournament_id)
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.status != R.PUBLISHED:

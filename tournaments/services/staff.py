@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
+from tournaments.permissions import acting_user, require_owner
 from tournaments.services._common import lock_tournament
 from tournaments.services.registration import add_entry, late_entry_round, require_kind
 
@@ -29,7 +30,7 @@ def _require_user(user: Any, field: str) -> None:
 
 
 @transaction.atomic
-def staff_appoint(*, tournament: Tournament, user: Any, role: str, by: Any = None) -> StaffRole:
+def staff_appoint(*, tournament: Tournament, user: Any, role: str, actor: Any) -> StaffRole:
     """Make ``user`` a co-organiser (``role="organiser"``) or judge (``"judge"``) of
     ``tournament``; an existing appointment of the user changes to ``role``.
 
@@ -39,6 +40,7 @@ def staff_appoint(*, tournament: Tournament, user: Any, role: str, by: Any = Non
     Raises:
         ValidationFailed: ``invalid_role``, ``user_required``, ``owner_is_organiser``.
     """
+    require_owner(actor, tournament)
     tournament = lock_tournament(tournament)
     if role not in StaffRole.Role.values:
         raise ValidationFailed(
@@ -54,22 +56,25 @@ def staff_appoint(*, tournament: Tournament, user: Any, role: str, by: Any = Non
             {"user": user.pk},
         )
     staff, created = StaffRole.objects.select_for_update().get_or_create(
-        tournament=tournament, user=user, defaults={"role": role, "appointed_by": by}
+        tournament=tournament,
+        user=user,
+        defaults={"role": role, "appointed_by": acting_user(actor)},
     )
     if not created and staff.role != role:
         staff.role = role
-        staff.appointed_by = by
+        staff.appointed_by = acting_user(actor)
         staff.save(update_fields=["role", "appointed_by"])
     return staff
 
 
 @transaction.atomic
-def staff_remove(*, tournament: Tournament, user: Any, by: Any = None) -> None:
+def staff_remove(*, tournament: Tournament, user: Any, actor: Any) -> None:
     """Remove ``user``'s co-organiser or judge role in ``tournament`` (``by``: the owner, checked
     by the caller).
 
     Raises ``NotFound("staff_not_found")`` when the user has no role there.
     """
+    require_owner(actor, tournament)
     tournament = lock_tournament(tournament)
     deleted, _rows = StaffRole.objects.filter(
         tournament=tournament, user_id=getattr(user, "pk", user)

@@ -25,6 +25,7 @@ from tournaments.domain.top_cut import (
     next_bracket_round,
 )
 from tournaments.models import Match, Round, RoundSeat, Tournament
+from tournaments.permissions import require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.standings import standings_compute
 
@@ -102,7 +103,7 @@ def _error(exc: TopCutError) -> ValidationFailed | InvalidState:
 
 @transaction.atomic
 def top_cut_start(
-    *, tournament: Tournament, size: int, higher_seed_chooses: bool = True, by: Any = None
+    *, tournament: Tournament, size: int, higher_seed_chooses: bool = True, actor: Any
 ) -> Round:
     """Start the top cut: the first bracket round of the top ``size`` (4, 8 or 16) active
     entries of the standings, seeded 1 v 8, 4 v 5, 2 v 7, 3 v 6 (for eight), published.
@@ -112,6 +113,7 @@ def top_cut_start(
         Conflict: ``round_in_progress``.
         ValidationFailed: ``invalid_value`` (size), ``top_cut_too_few_entries``.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, Tournament.Status.RUNNING)
     last = _require_last_finished(tournament)
@@ -147,13 +149,14 @@ def _bracket_matches(rnd: Round) -> tuple[tuple[BracketMatch, ...], list[int | N
 
 
 @transaction.atomic
-def top_cut_next(*, tournament: Tournament, by: Any = None) -> Round | None:
+def top_cut_next(*, tournament: Tournament, actor: Any) -> Round | None:
     """Pair the next bracket round from the winners of the last one (finished); ``None`` after
     the final (the champion is in :func:`top_cut_champion`).
 
     Raises ``InvalidState`` (``top_cut_not_started``, ``top_cut_needs_winner``),
     ``Conflict("round_in_progress")``.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, Tournament.Status.RUNNING)
     last = _require_last_finished(tournament)

@@ -27,6 +27,7 @@ from tournaments.domain import standings as standings_domain
 from tournaments.domain.games import GameRules, UnknownGame, get_game
 from tournaments.domain.match_structure import InvalidStructure, MatchStructure
 from tournaments.models import Tournament
+from tournaments.permissions import require_manage
 from tournaments.services._common import (
     last_round,
     lock_rounds,
@@ -373,8 +374,9 @@ def tournament_create(
 
 
 @transaction.atomic
-def tournament_open_registration(*, tournament: Tournament) -> Tournament:
+def tournament_open_registration(*, actor: Any, tournament: Tournament) -> Tournament:
     """draft → registration. Raises ``InvalidState("tournament_status")`` otherwise."""
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, S.DRAFT)
     tournament.status = S.REGISTRATION
@@ -383,11 +385,14 @@ def tournament_open_registration(*, tournament: Tournament) -> Tournament:
 
 
 @transaction.atomic
-def tournament_set_planned_rounds(*, tournament: Tournament, planned_rounds: int) -> Tournament:
+def tournament_set_planned_rounds(
+    *, actor: Any, tournament: Tournament, planned_rounds: int
+) -> Tournament:
     """Change the number of planned rounds (not below the rounds already paired).
 
     Raises ``ValidationFailed("invalid_value")``, ``InvalidState("tournament_status")``.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     last = last_round(tournament)
@@ -403,7 +408,7 @@ def tournament_set_planned_rounds(*, tournament: Tournament, planned_rounds: int
 
 
 @transaction.atomic
-def tournament_start(*, tournament: Tournament) -> Tournament:
+def tournament_start(*, actor: Any, tournament: Tournament) -> Tournament:
     """registration → running: lock every active entry's current list (rule cards are fixed
     for the event), check that each has a legal list or an override, and set
     ``planned_rounds`` to the suggestion for the entry count when it is empty (docs/rules.md
@@ -413,6 +418,7 @@ def tournament_start(*, tournament: Tournament) -> Tournament:
         InvalidState: ``tournament_status``, ``not_enough_entries`` (fewer than 2 active).
         ValidationFailed: ``entries_without_legal_list`` (nothing is locked then).
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     require_status(tournament, S.REGISTRATION)
     entries = [
@@ -437,7 +443,7 @@ def tournament_start(*, tournament: Tournament) -> Tournament:
 
 
 @transaction.atomic
-def tournament_finish(*, tournament: Tournament) -> Tournament:
+def tournament_finish(*, actor: Any, tournament: Tournament) -> Tournament:
     """running → finished, once every round is finished and at least one was played.
 
     Locks the tournament row and then every round row (``lock_rounds``): a correction being
@@ -446,6 +452,7 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
 
     Raises ``InvalidState("tournament_status" | "round_not_finished" | "no_rounds")``.
     """
+    require_manage(actor, tournament)
     tournament = lock_tournament(tournament)
     lock_rounds(tournament)
     require_status(tournament, S.RUNNING)

@@ -17,14 +17,17 @@ from tests.api.tournaments.permission_world import (
 )
 from tournaments import services
 from tournaments.models import TournamentAction
+from tournaments.permissions import SYSTEM
 
 
 def delete_and_republish(w: World) -> None:
     """A die roll at the player's table, round 1 unpublished deleting it (``w.extra["deleted"]``:
     the action) and published again."""
-    services.match_set_die_roll(match=w.match, winner_entry=w.a)
-    rnd = services.round_unpublish(round=w.match.round, reason="tables", delete_results=True)
-    services.round_publish(round=rnd)
+    services.match_set_die_roll(actor=SYSTEM, match=w.match, winner_entry=w.a)
+    rnd = services.round_unpublish(
+        actor=SYSTEM, round=w.match.round, reason="tables", delete_results=True
+    )
+    services.round_publish(actor=SYSTEM, round=rnd)
     w.extra["deleted"] = TournamentAction.objects.get(tournament=w.t, kind="round_unpublished").pk
 
 

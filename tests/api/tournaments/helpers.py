@@ -7,6 +7,7 @@ from pathlib import Path
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.permissions import SYSTEM
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 BASE = "/api/tournaments/"
@@ -19,14 +20,14 @@ def url(t, suffix: str = "") -> str:
 def running(owner, entries: int = 4) -> tuple[Tournament, list[Entry]]:
     """A running tournament with ``entries`` overridden entries, no round yet."""
     t, made = make_tournament(entries=entries, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     return t, made
 
 
 def published_round(owner, entries: int = 4) -> tuple[Tournament, Round]:
     t, _ = running(owner, entries)
-    rnd = services.round_pair_next(tournament=t, seed=7)
-    return t, services.round_publish(round=rnd)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=7)
+    return t, services.round_publish(actor=SYSTEM, round=rnd)
 
 
 def first_real_match(rnd: Round) -> Match:

@@ -14,6 +14,7 @@ from tests.api.tournaments.helpers import BASE
 from tests.factories import UserFactory, hkk_deck, make_tournament
 from tournaments import services
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.permissions import SYSTEM
 
 ANON = "anonymous"
 OUTSIDER = "outsider"
@@ -123,6 +124,7 @@ def play_all(rnd: Round) -> None:
     for m in rnd.matches.filter(entry_b__isnull=False):
         for g in hkk_games(m):
             services.game_record(
+                actor=SYSTEM,
                 match=m,
                 number=g["number"],
                 winner_entry=g["winner"],
@@ -136,7 +138,7 @@ def build(stage: str, *, public: bool = True) -> World:
     users[ANON] = None
     other, _ = make_tournament(owner=users[OTHER_ORGANISER])
     services.staff_appoint(
-        tournament=other, user=users[OTHER_JUDGE], role="judge", by=users[OTHER_ORGANISER]
+        tournament=other, user=users[OTHER_JUDGE], role="judge", actor=users[OTHER_ORGANISER]
     )
     if stage == DRAFT:
         t = services.tournament_create(owner=users[OWNER], name="Draft", format_slug="hkk")
@@ -146,9 +148,9 @@ def build(stage: str, *, public: bool = True) -> World:
         Tournament.objects.filter(pk=t.pk).update(is_public=False)
         t.refresh_from_db()
     services.staff_appoint(
-        tournament=t, user=users[CO_ORGANISER], role="organiser", by=users[OWNER]
+        tournament=t, user=users[CO_ORGANISER], role="organiser", actor=users[OWNER]
     )
-    services.staff_appoint(tournament=t, user=users[JUDGE], role="judge", by=users[OWNER])
+    services.staff_appoint(tournament=t, user=users[JUDGE], role="judge", actor=users[OWNER])
     world = World(t=t, users=users)
     if stage == DRAFT:
         return world
@@ -158,8 +160,8 @@ def build(stage: str, *, public: bool = True) -> World:
         link(world.entry, users[PLAYER])
         link(world.other_entry, users[OTHER_PLAYER])
         return world
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_pair_next(tournament=t, seed=7)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=7)
     m = rnd.matches.order_by("table").first()
     other_match = rnd.matches.order_by("table").last()
     assert m is not None and other_match is not None
@@ -170,12 +172,12 @@ def build(stage: str, *, public: bool = True) -> World:
     link(world.other_entry, users[OTHER_PLAYER])
     if stage == DRAFT_ROUND:
         return world
-    rnd = services.round_publish(round=rnd)
+    rnd = services.round_publish(actor=SYSTEM, round=rnd)
     if stage == RUN:
         return world
     play_all(rnd)
     if stage == ROUND_DONE:
-        services.round_finish(round=rnd)
+        services.round_finish(actor=SYSTEM, round=rnd)
     return world
 
 
@@ -220,19 +222,25 @@ def t_url(suffix: str = "") -> Callable[[World], str]:
 
 def record_report(w: World) -> None:
     w.extra["report"] = services.result_report_submit(
-        match=w.match, entry=w.a, user=w.users[PLAYER], games=hkk_games(w.match)
+        match=w.match, entry=w.a, actor=w.users[PLAYER], games=hkk_games(w.match)
     )
 
 
 def add_deck_check(w: World) -> None:
-    w.extra["check"] = services.deck_check_add(round=w.match.round, entry=w.entry)
+    w.extra["check"] = services.deck_check_add(actor=SYSTEM, round=w.match.round, entry=w.entry)
 
 
 def prepare_game3(w: World) -> None:
-    services.match_set_die_roll(match=w.match, winner_entry=w.a, reroll_game3_agreed=True)
+    services.match_set_die_roll(
+        actor=SYSTEM, match=w.match, winner_entry=w.a, reroll_game3_agreed=True
+    )
     for g in hkk_games(w.match)[:2]:
         services.game_record(
-            match=w.match, number=g["number"], winner_entry=g["winner"], first_entry=g["first"]
+            actor=SYSTEM,
+            match=w.match,
+            number=g["number"],
+            winner_entry=g["winner"],
+            first_entry=g["first"],
         )
 
 
@@ -262,6 +270,7 @@ def submit_unverified(world: World) -> None:
     """A current list of the player's entry naming a card the partial catalogue lacks."""
     member = world.entry.members.select_related("player").order_by("seat")[0]
     services.deck_submit(
+        actor=SYSTEM,
         tournament=world.t,
         entry=world.entry,
         player=member.player,

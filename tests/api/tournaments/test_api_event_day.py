@@ -8,6 +8,7 @@ from django.test import Client
 
 from tests.api.tournaments.helpers import first_real_match, published_round, url
 from tournaments import services
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def test_round_clock(api, owner, outsider):
     assert api.post(clock, {"action": "pause"}, content_type=J).json()["state"] == "paused"
     assert api.post(clock, {"action": "resume"}, content_type=J).json()["state"] == "running"
     judge = Client()
-    services.staff_appoint(tournament=t, user=outsider, role="judge")
+    services.staff_appoint(actor=SYSTEM, tournament=t, user=outsider, role="judge")
     judge.force_login(outsider)
     assert judge.post(clock, {"action": "pause"}, content_type=J).status_code == 403
     r = judge.post(clock, {"action": "extend", "minutes": 2, "table": m.table}, content_type=J)
@@ -92,8 +93,8 @@ def test_penalty_log(api, owner, outsider):
     assert r.json()["kind"] == "warning" and r.json()["round"] == 1
     bad = api.post(url(t, "penalties/"), {**body, "entry": 999999}, content_type=J)
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_value"
-    check = services.deck_check_add(round=rnd, entry=m.entry_b_id, by=owner)
-    services.deck_check_record(check=check, outcome="problem", penalty="game_loss", by=owner)
+    check = services.deck_check_add(round=rnd, entry=m.entry_b_id, actor=owner)
+    services.deck_check_record(check=check, outcome="problem", penalty="game_loss", actor=owner)
     rows = api.get(url(t, "penalties/")).json()
     assert [p["category"] for p in rows] == ["slow_play", "deck_problem"]
     csv_text = api.get(url(t, "penalties.csv"), HTTP_ACCEPT_LANGUAGE="hu").content.decode(
@@ -109,8 +110,10 @@ def test_penalty_log(api, owner, outsider):
 def test_top_cut_api(api, owner, outsider):
     t, rnd = published_round(owner)
     for m in rnd.matches.filter(entry_b__isnull=False):
-        services.match_result_record(match=m, result="3-0-0", die_roll_winner=m.entry_a_id)
-    services.round_finish(round=rnd)
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="3-0-0", die_roll_winner=m.entry_a_id
+        )
+    services.round_finish(actor=SYSTEM, round=rnd)
     top = url(t, "top-cut/")
     body = api.get(top).json()
     assert body == {"default_size": 0, "champion": None, "rounds": []}

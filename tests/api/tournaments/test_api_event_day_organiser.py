@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, ensure_format, make_tournament
 from tournaments import services
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +52,8 @@ def test_import_preview_and_errors(api, owner):
 
 def test_drop_after_pairing_with_a_bye_and_the_log(api, owner):
     t, entries = make_tournament(entries=4, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    services.round_publish(actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t))
     r = api.post(
         f"/api/tournaments/{t.pk}/entries/{entries[0].pk}/drop-after-pairing/",
         {"fix": "bye", "reason": ""},
@@ -72,11 +73,13 @@ def test_drop_after_pairing_with_a_bye_and_the_log(api, owner):
 
 def test_readd_a_no_show_and_a_late_entry_with_the_missed_rounds_scored(api, owner):
     t, entries = make_tournament(entries=4, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     assert rnd.status == "published"  # the round stays in progress
     url = f"/api/tournaments/{t.pk}/entries/{entries[1].pk}/readd/"
-    services.entry_drop_with_bye(entry=entries[1], reason="no-show")
+    services.entry_drop_with_bye(actor=SYSTEM, entry=entries[1], reason="no-show")
     r = api.post(url, {}, format="json")
     assert r.status_code == 400 and r.json()["error"]["code"] == "missed_choice_required"
     r = api.post(url, {"missed": "pair", "reason": "arrived late"}, format="json")

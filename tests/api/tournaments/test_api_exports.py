@@ -11,6 +11,7 @@ from django.test import Client
 
 from tests.api.tournaments.helpers import first_real_match, play_round, published_round, url
 from tournaments import services
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -101,10 +102,12 @@ def test_schema_lists_the_tournament_paths():
 def test_query_counts_do_not_grow_with_tables(api, owner, django_assert_max_num_queries):
     t, rnd = published_round(owner, 16)
     play_round(api, t, rnd)
-    services.round_finish(round=rnd)
-    rnd2 = services.round_publish(round=services.round_pair_next(tournament=t, seed=5))
+    services.round_finish(actor=SYSTEM, round=rnd)
+    rnd2 = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=5)
+    )
     m = first_real_match(rnd2)
-    services.match_set_die_roll(match=m, winner_entry=m.entry_a_id)
+    services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=m.entry_a_id)
     anon = Client()
     # 16 entries, 8 tables, two rounds: a fixed number of queries, none per table or entry.
     with django_assert_max_num_queries(6):

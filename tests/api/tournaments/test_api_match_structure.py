@@ -13,14 +13,17 @@ from tests.api.tournaments.helpers import url
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import Game, Match, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
 
 def _event(owner, format_slug: str) -> tuple[Tournament, Match]:
     t, _ = make_tournament(entries=2, decks=False, owner=owner, format_slug=format_slug)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     return t, rnd.matches.get()
 
 

@@ -10,6 +10,7 @@ from tests.api.tournaments.helpers import first_real_match, published_round, run
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import Game
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ def test_pair_next_round_async_enqueues(api, owner, django_capture_on_commit_cal
 
 def test_draft_round_is_hidden_from_others(api, owner):
     t, _ = running(owner, 4)
-    services.round_pair_next(tournament=t, seed=1)
+    services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
     assert api.get(url(t, "rounds/1/")).status_code == 200
     anon = Client()
     assert anon.get(url(t, "rounds/1/")).status_code == 404
@@ -63,7 +64,7 @@ def test_draft_round_is_hidden_from_others(api, owner):
 
 def test_swap_and_publish(api, owner):
     t, _ = running(owner, 4)
-    rnd = services.round_pair_next(tournament=t, seed=3)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
     before = {m.table: (m.entry_a_id, m.entry_b_id) for m in rnd.matches.all()}
     r = api.post(
         url(t, "rounds/1/swap/"),
@@ -138,7 +139,7 @@ def test_duplicate_game_is_409_and_correction_is_200(api, owner):
     t, rnd = published_round(owner, 2)
     m = first_real_match(rnd)
     a = m.entry_a_id
-    services.match_set_die_roll(match=m, winner_entry=a)
+    services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=a)
     body = {"number": 1, "winner": a, "first": a}
     assert (
         api.post(
@@ -168,7 +169,7 @@ def test_duplicate_game_is_409_and_correction_is_200(api, owner):
 def test_wrong_first_player_is_400(api, owner):
     t, rnd = published_round(owner, 2)
     m = first_real_match(rnd)
-    services.match_set_die_roll(match=m, winner_entry=m.entry_a_id)
+    services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=m.entry_a_id)
     r = api.post(
         url(t, f"matches/{m.pk}/games/"),
         {"number": 1, "winner": m.entry_a_id, "first": m.entry_b_id},
@@ -226,7 +227,7 @@ def test_outsider_cannot_record_a_game(owner, outsider):
 
 def test_game_in_draft_round_is_409(api, owner):
     t, _ = running(owner, 2)
-    rnd = services.round_pair_next(tournament=t, seed=1)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
     m = first_real_match(rnd)
     r = api.post(
         url(t, f"matches/{m.pk}/die-roll/"),

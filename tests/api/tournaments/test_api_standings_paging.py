@@ -15,6 +15,7 @@ from tests.api.tournaments.helpers import play_round, published_round, url
 from tests.factories import make_tournament, store_standings
 from tournaments import services
 from tournaments.api import exports
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +29,8 @@ def names(count: int) -> list[str]:
 def event(rows: int = 250):
     """A public running event whose stored standings have ``rows`` made-up rows."""
     t, _ = make_tournament(entries=2, decks=False)
-    services.tournament_set_options(tournament=t, is_public=True)
-    t = services.tournament_start(tournament=t)
+    services.tournament_set_options(actor=SYSTEM, tournament=t, is_public=True)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     store_standings(t, names(rows))
     return t
 

@@ -10,6 +10,7 @@ from tests.api.tournaments.helpers import BASE, EXAMPLES, running, url
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import DeckSubmission, Entry, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -117,7 +118,7 @@ def test_start_needs_legal_lists_or_override(api, owner):
     assert r.status_code == 400
     assert r.json()["error"]["code"] == "entries_without_legal_list"
     assert r.json()["error"]["params"]["entries"] == [entries[0].pk]
-    services.entry_override_deck(entry=entries[0], reason="judge ok")
+    services.entry_override_deck(actor=SYSTEM, entry=entries[0], reason="judge ok")
     r = api.post(url(t, "start/"))
     assert r.status_code == 200
     assert r.json()["status"] == "running"

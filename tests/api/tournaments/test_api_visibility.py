@@ -27,6 +27,7 @@ from tests.api.tournaments.permission_world import (
 from tests.factories import ILLEGAL_DECK, make_tournament
 from tournaments import services
 from tournaments.models import DeckSubmission, Player, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -134,6 +135,7 @@ def test_locked_list_is_a_clear_error_for_the_player():
 def test_rule_cards_of_others_are_hidden_in_the_entry_list():
     world = build(REG)
     services.deck_submit(
+        actor=SYSTEM,
         tournament=world.t,
         entry=world.entry,
         player=Player.objects.get(memberships__entry=world.entry),

@@ -19,6 +19,7 @@ from tests.factories import UserFactory, make_tournament
 from tests.fixtures.hostile_csv import Case, corpus
 from tournaments import services
 from tournaments.models import Entry
+from tournaments.permissions import SYSTEM
 from tournaments.services import IMPORT_MAX_BYTES
 
 pytestmark = pytest.mark.django_db
@@ -70,10 +71,10 @@ def test_service_reads_each_file_row_by_row(case: Case, owner: Any) -> None:
         if case.list_error == "size":
             return  # refused by its size before reading (pages and API below)
         with pytest.raises(ApplicationError) as exc:
-            services.entries_import(tournament=t, data=case.data)
+            services.entries_import(actor=SYSTEM, tournament=t, data=case.data)
         assert exc.value.code == case.list_error
         return
-    result = services.entries_import(tournament=t, data=case.data)
+    result = services.entries_import(actor=SYSTEM, tournament=t, data=case.data)
     _check_rows(case, [vars(r) for r in result.rows])
     assert result.encoding == case.encoding
     assert not result.saved and not Entry.objects.filter(tournament=t).exists()

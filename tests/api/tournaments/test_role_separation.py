@@ -17,7 +17,7 @@ from tests.api.tournaments.helpers import url
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Entry, Game, StaffRole
-from tournaments.permissions import can_judge_match, plays_in_match
+from tournaments.permissions import SYSTEM, can_judge_match, plays_in_match
 
 pytestmark = pytest.mark.django_db
 
@@ -33,12 +33,14 @@ def event(owner):
     judge = UserFactory(username="biro")
     for user in users:
         entry = services.entry_self_register(tournament=t, user=user)
-        services.entry_override_deck(entry=entry, reason="Késve érkezett lista", by=owner)
+        services.entry_override_deck(entry=entry, reason="Késve érkezett lista", actor=owner)
     own = services.entry_self_register(tournament=t, user=judge)
-    services.entry_override_deck(entry=own, reason=NOTE, by=owner)
-    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=7))
+    services.entry_override_deck(entry=own, reason=NOTE, actor=owner)
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, actor=owner)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=7)
+    )
     mine = rnd.matches.get(Q(entry_a=own) | Q(entry_b=own))
     other = rnd.matches.exclude(pk=mine.pk).get()
     client = Client()
@@ -103,7 +105,7 @@ def test_a_judge_reports_their_own_result_as_a_player_but_cannot_confirm_it(even
     ]
     opponent_entry = b if own.pk == a else a
     opponent = services.result_report_submit(
-        match=mine, entry=opponent_entry, user=_user_of(opponent_entry), games=games
+        match=mine, entry=opponent_entry, actor=_user_of(opponent_entry), games=games
     )
     confirm = client.post(url(t, f"reports/{opponent.pk}/confirm/"), content_type=J)
     assert confirm.status_code == 403 and _code(confirm) == "own_match"
@@ -118,11 +120,11 @@ def test_the_services_refuse_the_judge_of_their_own_match(event, owner):
     judge, mine = event["judge"], event["mine"]
     with pytest.raises(PermissionDenied) as refused:
         services.match_result_record(
-            match=mine, result="2-0-0", die_roll_winner=mine.entry_a_id, recorded_by=judge
+            match=mine, result="2-0-0", die_roll_winner=mine.entry_a_id, actor=judge
         )
     assert refused.value.code == "own_match" and refused.value.params == {"table": mine.table}
     services.match_result_record(
-        match=mine, result="2-0-0", die_roll_winner=mine.entry_a_id, recorded_by=owner
+        match=mine, result="2-0-0", die_roll_winner=mine.entry_a_id, actor=owner
     )
     assert Game.objects.filter(match=mine).count() == 2
 

@@ -17,6 +17,7 @@ from tests.factories import (  # noqa: F401 (fixture)
     make_tournament,
 )
 from tournaments import services
+from tournaments.permissions import SYSTEM
 from tournaments.services.deck_lists import entry_is_pairable
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,11 @@ def event(request, owner):
     entry.save()
     member = entry.members.get()
     sub = services.deck_submit(
-        tournament=t, entry=entry, player=member.player, text=hkk_deck() + f"\n1 {UNKNOWN}\n"
+        actor=SYSTEM,
+        tournament=t,
+        entry=entry,
+        player=member.player,
+        text=hkk_deck() + f"\n1 {UNKNOWN}\n",
     )
     return t, entry, sub
 
@@ -53,11 +58,11 @@ def test_the_organiser_approves_it_with_a_reason(event, owner):
     t, entry, sub = event
     with pytest.raises(Exception) as caught:
         services.deck_approve_unverified(
-            tournament=t, entry=entry, submission_id=sub.pk, reason=" ", by=owner
+            tournament=t, entry=entry, submission_id=sub.pk, reason=" ", actor=owner
         )
     assert caught.value.code == "reason_required"
     approved = services.deck_approve_unverified(
-        tournament=t, entry=entry, submission_id=sub.pk, reason="printed card seen", by=owner
+        tournament=t, entry=entry, submission_id=sub.pk, reason="printed card seen", actor=owner
     )
     assert approved.legal and approved.approved_by == owner and approved.approved_at
     assert approved.approval_reason == "printed card seen"
@@ -72,7 +77,7 @@ def test_only_an_unverified_list_can_be_approved(owner):
     assert sub.status == "legal"
     with pytest.raises(Exception) as caught:
         services.deck_approve_unverified(
-            tournament=t, entry=entry, submission_id=sub.pk, reason="x", by=owner
+            tournament=t, entry=entry, submission_id=sub.pk, reason="x", actor=owner
         )
     assert caught.value.code == "deck_not_unverified"
 
@@ -167,7 +172,7 @@ def test_the_import_preview_gives_the_verdict_and_the_unknown_names(owner):
     clear_caches()
     t, _ = make_tournament(entries=0, owner=owner)
     deck = (hkk_deck() + f"\n1 {UNKNOWN}\n").replace('"', "'")
-    preview = services.entries_import(tournament=t, text=f'Kovács Péter,,"{deck}"\n')
+    preview = services.entries_import(actor=SYSTEM, tournament=t, text=f'Kovács Péter,,"{deck}"\n')
     (row,) = preview.rows
     assert (row.deck_status, row.deck_unknown_cards, row.deck_legal) == (
         "unverified",

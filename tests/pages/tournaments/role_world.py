@@ -11,6 +11,7 @@ from django.test import Client
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.permissions import SYSTEM
 
 ROLES = ("anonymous", "outsider", "player", "other_player", "judge", "other_judge", "organiser")
 
@@ -43,17 +44,21 @@ def build_world(*, public: bool = True) -> World:
     mine = services.entry_self_register(tournament=t, user=users["player"])
     other = services.entry_self_register(tournament=t, user=users["other_player"])
     for e in (mine, other):
-        services.entry_override_deck(entry=e, reason="test without decks")
-    services.staff_appoint(tournament=t, user=users["judge"], role="judge", by=users["organiser"])
+        services.entry_override_deck(actor=SYSTEM, entry=e, reason="test without decks")
+    services.staff_appoint(
+        tournament=t, user=users["judge"], role="judge", actor=users["organiser"]
+    )
     elsewhere, _ = make_tournament(entries=0, decks=False, owner=UserFactory(username="org2"))
     services.staff_appoint(
-        tournament=elsewhere, user=users["other_judge"], role="judge", by=elsewhere.owner
+        tournament=elsewhere, user=users["other_judge"], role="judge", actor=elsewhere.owner
     )
     if not public:
         t.is_public = False
         t.save(update_fields=["is_public"])
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=7))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=7)
+    )
     match = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
     assert match is not None
     return World(t, rnd, users, mine, other, match)

@@ -16,6 +16,7 @@ from django.utils import translation
 from tests.factories import UserFactory, make_tournament
 from tournaments import selectors, services
 from tournaments.models import DeckSubmission, Entry, Game, Round, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +42,10 @@ def en(client: Client) -> Client:
 
 def published(owner, entries=4, seed=7):
     t, made = make_tournament(entries=entries, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=seed))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=seed)
+    )
     return t, rnd
 
 
@@ -165,7 +168,7 @@ def test_open_add_player_submit_deck_and_start(client_owner, owner):
 def test_pair_swap_publish_and_pairing_pages(client_owner, owner):
     c = en(client_owner)
     t, _ = make_tournament(entries=5, decks=False, owner=owner)
-    services.tournament_start(tournament=t)
+    services.tournament_start(actor=SYSTEM, tournament=t)
     r = c.post(reverse("tournaments:round-pair-next", args=[t.pk]))
     assert r.status_code == 302 and r["Location"] == reverse("tournaments:round", args=[t.pk, 1])
     rnd = Round.objects.get(tournament=t, number=1)
@@ -271,12 +274,12 @@ def test_drop_from_the_detail_page(client_owner, owner):
 def test_standings_page_shows_decimal_and_exact_values(owner, lang):
     t, rnd = published(owner, entries=3)
     for m in rnd.matches.filter(entry_b__isnull=False):
-        services.match_set_die_roll(match=m, winner_entry=m.entry_a_id)
+        services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=m.entry_a_id)
         for number, first in ((1, m.entry_a_id), (2, m.entry_b_id), (3, m.entry_a_id)):
             services.game_record(
-                match=m, number=number, winner_entry=m.entry_a_id, first_entry=first
+                actor=SYSTEM, match=m, number=number, winner_entry=m.entry_a_id, first_entry=first
             )
-    services.round_finish(round=rnd)
+    services.round_finish(actor=SYSTEM, round=rnd)
     c = Client()
     c.cookies["django_language"] = lang
     r = c.get(reverse("tournaments:standings", args=[t.pk]))

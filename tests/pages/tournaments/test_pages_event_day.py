@@ -11,7 +11,8 @@ from tests.factories import UserFactory, make_tournament
 from tests.pages.tournaments.role_world import World
 from tournaments import selectors, services
 from tournaments.models import Player, ResultReport
-from tournaments.pages.event_day import qr_svg
+from tournaments.pages.projector import qr_svg
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,7 @@ def test_projector_is_hungarian_by_default_and_lists_pairings_by_name(world):
 def test_only_organisers_run_the_clock_and_judges_extend_a_table(world):
     judge = world.client("judge")
     assert judge.post(round_url(world, "clock/"), {"action": "start"}).status_code == 403
-    services.round_clock_start(round=world.round)
+    services.round_clock_start(actor=SYSTEM, round=world.round)
     r = judge.post(
         round_url(world, "clock/"),
         {"action": "extend", "minutes": "4", "table": str(world.match.table)},
@@ -77,11 +78,11 @@ def test_fast_result_row_records_the_match_and_supersedes_the_report(world):
     if player_user is not None:
         mine = world.player_entry.pk
         theirs = b if mine == a else a
-        services.match_set_die_roll(match=m, winner_entry=mine)
+        services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=mine)
         report = services.result_report_submit(
             match=m,
             entry=mine,
-            user=player_user,
+            actor=player_user,
             games=[
                 {"number": 1, "winner": mine, "first": mine},
                 {"number": 2, "winner": mine, "first": theirs},
@@ -146,8 +147,10 @@ def test_penalty_page_records_and_lists(world):
 
 def test_top_cut_page_start_and_bracket(world):
     for m in world.round.matches.filter(entry_b__isnull=False):
-        services.match_result_record(match=m, result="3-0-0", die_roll_winner=m.entry_a_id)
-    services.round_finish(round=world.round)
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="3-0-0", die_roll_winner=m.entry_a_id
+        )
+    services.round_finish(actor=SYSTEM, round=world.round)
     org = world.client("organiser", lang="hu")
     url = f"/tournaments/{world.tournament.pk}/top-cut/"
     page = org.get(url).content.decode()
@@ -199,7 +202,9 @@ def test_fast_result_buttons_carry_a_legend_and_names_in_words(world):
     )
     english = world.client("judge", lang="en").get(round_url(world)).content.decode()
     assert 'aria-label="2–1: A won 2, lost 1, 0 draws"' in english
-    services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_a_id)
+    services.match_result_record(
+        actor=SYSTEM, match=m, result="2-1-0", die_roll_winner=m.entry_a_id
+    )
     table = world.client("judge", lang="hu").get(round_url(world, f"tables/{m.table}/"))
     body = table.content.decode()
     assert 'data-testid="details-not-reported-1"' in body
@@ -220,9 +225,13 @@ def test_projector_shows_a_qr_code_of_the_event_page_and_follows_the_current_rou
     current = anonymous.get(f"/tournaments/{t.pk}/projector/")
     assert current.status_code == 200 and 'data-round="1"' in current.content.decode()
     for m in world.round.matches.filter(entry_b__isnull=False):
-        services.match_result_record(match=m, result="3-0-0", die_roll_winner=m.entry_a_id)
-    services.round_finish(round=world.round)
-    services.round_publish(round=services.round_pair_next(tournament=t, seed=8))
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="3-0-0", die_roll_winner=m.entry_a_id
+        )
+    services.round_finish(actor=SYSTEM, round=world.round)
+    services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=8)
+    )
     # The page the old projector asks now shows round 2; round 1's own page no longer follows.
     moved = anonymous.get(f"/tournaments/{t.pk}/projector/").content.decode()
     assert 'data-round="2"' in moved and follow in moved

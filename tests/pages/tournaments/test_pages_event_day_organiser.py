@@ -11,6 +11,7 @@ from django.urls import reverse
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Entry, Round, Tournament, TournamentAction
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -46,8 +47,10 @@ def test_start_asks_for_confirmation_first(c, owner):
 
 def test_drop_of_a_paired_entry_offers_a_bye_and_needs_a_reason(c, owner):
     t, entries = make_tournament(entries=4, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     url = reverse("tournaments:entry-drop", args=[t.pk, entries[0].pk])
     assert 'name="fix"' in c.get(url).content.decode()
     assert c.post(url, {"fix": "bye", "reason": ""}).status_code == 400
@@ -59,15 +62,15 @@ def test_drop_of_a_paired_entry_offers_a_bye_and_needs_a_reason(c, owner):
 
 def test_discard_and_unpublish_from_the_round_page(c, owner):
     t, _ = make_tournament(entries=4, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    services.round_pair_next(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    services.round_pair_next(actor=SYSTEM, tournament=t)
     r = c.post(
         reverse("tournaments:round-discard", args=[t.pk, 1]),
         {"reason": "wrong", "pair_again": "on"},
         follow=True,
     )
     assert r.status_code == 200 and Round.objects.filter(tournament=t).count() == 1
-    services.round_publish(round=Round.objects.get(tournament=t))
+    services.round_publish(actor=SYSTEM, round=Round.objects.get(tournament=t))
     r = c.post(reverse("tournaments:round-unpublish", args=[t.pk, 1]), {"reason": "typo"})
     assert Round.objects.get(tournament=t).status == "draft"
 
@@ -138,10 +141,14 @@ def test_a_deck_list_pasted_in_the_entries_table_returns_to_the_table(c, owner):
 
 def test_unpublish_with_results_asks_to_delete_them_and_the_history_restores_them(c, owner):
     t, _ = make_tournament(entries=2, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     m = rnd.matches.get()
-    services.match_result_record(match=m, result="2-0-0", die_roll_winner=m.entry_a_id)
+    services.match_result_record(
+        actor=SYSTEM, match=m, result="2-0-0", die_roll_winner=m.entry_a_id
+    )
     url = reverse("tournaments:round-unpublish", args=[t.pk, 1])
     assert 'name="delete_results"' in c.get(url).content.decode()
     refused = c.post(url, {"reason": "typo"})
@@ -150,7 +157,7 @@ def test_unpublish_with_results_asks_to_delete_them_and_the_history_restores_the
     assert Round.objects.get(pk=rnd.pk).status == "published"
     c.post(url, {"reason": "typo", "delete_results": "on"})
     assert Round.objects.get(pk=rnd.pk).status == "draft" and not m.games.exists()
-    services.round_publish(round=Round.objects.get(pk=rnd.pk))
+    services.round_publish(actor=SYSTEM, round=Round.objects.get(pk=rnd.pk))
     page = c.get(reverse("tournaments:round", args=[t.pk, 1])).content.decode()
     action = TournamentAction.objects.get(tournament=t, kind="round_unpublished")
     restore = reverse("tournaments:results-restore", args=[t.pk, action.pk])
@@ -164,11 +171,13 @@ def test_unpublish_with_results_asks_to_delete_them_and_the_history_restores_the
 
 def test_a_late_no_show_is_added_back_with_the_bye_seat_from_the_event_page(c, owner):
     t, _ = make_tournament(entries=5, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     match = rnd.matches.exclude(entry_b=None).order_by("table")[0]
     absent = match.entry_a
-    services.entry_drop_with_bye(entry=absent, reason="no-show")
+    services.entry_drop_with_bye(actor=SYSTEM, entry=absent, reason="no-show")
     detail = c.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     url = reverse("tournaments:entry-readd", args=[t.pk, absent.pk])
     assert f'href="{url}"' in detail  # the button stays after the round was paired
@@ -186,8 +195,8 @@ def test_a_late_no_show_is_added_back_with_the_bye_seat_from_the_event_page(c, o
 
 def test_a_late_entry_after_round_one_takes_a_loss_from_the_add_form(c, owner):
     t, _ = make_tournament(entries=4, decks=False, owner=owner)
-    t = services.tournament_start(tournament=t)
-    services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    services.round_publish(actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t))
     detail = c.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert 'name="missed"' in detail
     add = reverse("tournaments:entry-add", args=[t.pk])

@@ -14,6 +14,7 @@ from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Game
 from tournaments.pages.player_forms import ResultReportForm
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -50,8 +51,10 @@ def test_judge_screen_accepts_the_agreement_before_the_roll(world):
 def test_wow_table_offers_the_choice_and_ends_at_two_nil():
     judge = UserFactory(username="wow-judge")
     t, _ = make_tournament(entries=2, decks=False, owner=judge, format_slug="wow-constructed")
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     m = rnd.matches.get()
     c = Client()
     c.force_login(judge)
@@ -77,8 +80,10 @@ def test_wow_table_offers_the_choice_and_ends_at_two_nil():
 def test_bluemoon_table_asks_for_the_crystals():
     judge = UserFactory(username="bm-judge")
     t, _ = make_tournament(entries=2, decks=False, owner=judge, format_slug="bluemoon-advanced")
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     m = rnd.matches.get()
     c = Client()
     c.force_login(judge)

@@ -15,6 +15,7 @@ from tests.factories import ILLEGAL_DECK, UserFactory, hkk_catalogue, hkk_deck, 
 from tests.pages.tournaments.role_world import World
 from tournaments import services
 from tournaments.models import DeckSubmission, Entry, Game, ResultReport
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +38,8 @@ def _csrf(client: Client, url: str) -> str:
 def test_player_registers_submits_an_illegal_then_a_legal_list(hkk_catalogue):
     owner = UserFactory(username="organiser")
     t = services.tournament_open_registration(
-        tournament=services.tournament_create(owner=owner, name="Kupa", format_slug="hkk")
+        actor=SYSTEM,
+        tournament=services.tournament_create(owner=owner, name="Kupa", format_slug="hkk"),
     )
     user = UserFactory(username="gyozo", first_name="Győző", last_name="Őrös")
     c = Client(enforce_csrf_checks=True)
@@ -85,9 +87,11 @@ def test_player_registers_submits_an_illegal_then_a_legal_list(hkk_catalogue):
 
     # After the start the list is locked: shown read-only, and a POST changes nothing.
     services.entry_override_deck(
-        entry=services.entry_register_player(tournament=t, player_name="Ádám"), reason="test"
+        actor=SYSTEM,
+        entry=services.entry_register_player(tournament=t, player_name="Ádám"),
+        reason="test",
     )
-    services.tournament_start(tournament=t)
+    services.tournament_start(actor=SYSTEM, tournament=t)
     locked = c.get(deck_url)
     assert 'data-testid="deck-locked"' in locked.content.decode()
     assert locked.context["form"] is None
@@ -130,15 +134,15 @@ def face_to_face() -> World:
         mine = services.entry_self_register(tournament=t, user=users["player"])
         other = services.entry_self_register(tournament=t, user=users["other_player"])
         for e in (mine, other):
-            services.entry_override_deck(entry=e, reason="test")
+            services.entry_override_deck(actor=SYSTEM, entry=e, reason="test")
         services.staff_appoint(
-            tournament=t, user=users["judge"], role="judge", by=users["organiser"]
+            tournament=t, user=users["judge"], role="judge", actor=users["organiser"]
         )
-        t = services.tournament_start(tournament=t)
-        rnd = services.round_pair_next(tournament=t, seed=seed)
+        t = services.tournament_start(actor=SYSTEM, tournament=t)
+        rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=seed)
         match = rnd.matches.filter(entry_a__in=[mine, other], entry_b__in=[mine, other]).first()
         if match is not None:
-            rnd = services.round_publish(round=rnd)
+            rnd = services.round_publish(actor=SYSTEM, round=rnd)
             return World(t, rnd, users, mine, other, match)
     raise AssertionError("no seed pairs the two players")  # pragma: no cover
 

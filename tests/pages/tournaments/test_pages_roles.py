@@ -15,6 +15,7 @@ from tests.factories import UserFactory, hkk_catalogue
 from tests.pages.tournaments.role_world import ROLES, World, build_world
 from tournaments import services
 from tournaments.models import DeckCheck, DeckSubmission, Game, ResultReport, Round, StaffRole
+from tournaments.permissions import SYSTEM
 from tournaments.selectors import next_action
 
 pytestmark = pytest.mark.django_db
@@ -113,13 +114,13 @@ def test_draft_round_is_shown_to_organisers_only(world):
     for m in world.round.matches.all():
         if m.entry_b_id is None:
             continue
-        services.match_set_die_roll(match=m, winner_entry=m.entry_a_id)
+        services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=m.entry_a_id)
         for number, first in ((1, m.entry_a_id), (2, m.entry_b_id), (3, m.entry_a_id)):
             services.game_record(
-                match=m, number=number, winner_entry=m.entry_a_id, first_entry=first
+                actor=SYSTEM, match=m, number=number, winner_entry=m.entry_a_id, first_entry=first
             )
-    services.round_finish(round=world.round)
-    services.round_pair_next(tournament=t, seed=3)
+    services.round_finish(actor=SYSTEM, round=world.round)
+    services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
     draft = reverse("tournaments:round", args=[t.pk, 2])
     for role in ROLES:
         status = world.client(role).get(draft).status_code
@@ -176,7 +177,7 @@ def test_judge_of_another_event_cannot_record_results(world):
 def test_only_the_owner_appoints_staff(world):
     t = world.tournament
     services.staff_appoint(
-        tournament=t, user=world.users["outsider"], role="organiser", by=world.users["organiser"]
+        tournament=t, user=world.users["outsider"], role="organiser", actor=world.users["organiser"]
     )
     co = world.client("outsider")  # now a co-organiser: may look, may not appoint
     assert co.get(reverse("tournaments:staff", args=[t.pk])).status_code == 200

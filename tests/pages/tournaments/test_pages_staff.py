@@ -70,7 +70,7 @@ def test_dashboard_lists_owned_and_coorganised_events_with_next_step(world):
         owner=UserFactory(username="someone"), name="Közös", format_slug="hkk"
     )
     services.staff_appoint(
-        tournament=co_owned, user=world.users["organiser"], role="organiser", by=co_owned.owner
+        tournament=co_owned, user=world.users["organiser"], role="organiser", actor=co_owned.owner
     )
     r = world.client("organiser").get(reverse("tournaments:dashboard"))
     rows = {row["tournament"].pk: row for row in r.context["rows"]}

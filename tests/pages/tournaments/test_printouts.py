@@ -25,6 +25,7 @@ from tournaments.domain.match_structure import MatchStructure
 from tournaments.domain.types import GameRecord
 from tournaments.models import Round, Tournament
 from tournaments.pages import printouts
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -39,16 +40,21 @@ def organiser():
 @pytest.fixture
 def event(organiser) -> tuple[Tournament, Round]:
     t = services.tournament_open_registration(
+        actor=SYSTEM,
         tournament=services.tournament_create(
             owner=organiser, name="Őszi Kupa – Győr", format_slug="hkk"
-        )
+        ),
     )
     for name in NAMES:
         services.entry_override_deck(
-            entry=services.entry_register_player(tournament=t, player_name=name), reason="test"
+            actor=SYSTEM,
+            entry=services.entry_register_player(tournament=t, player_name=name),
+            reason="test",
         )
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=5))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=5)
+    )
     return t, rnd
 
 
@@ -192,7 +198,7 @@ def test_slip_names_the_right_holder_of_each_game(event):
     before = printouts._holder_texts(m, t, names)
     assert len(before) == 3
     assert "1" in before[0] and "A" in before[0] and printouts.BOX in before[0]
-    services.match_set_die_roll(match=m, winner_entry=m.entry_b_id)
+    services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=m.entry_b_id)
     m.refresh_from_db()
     after = printouts._holder_texts(m, t, names)
     assert names[m.entry_b_id] in after[0] and "(B)" in after[0]
@@ -259,7 +265,7 @@ def test_slips_name_the_holder_the_domain_gives(event, key):
     with translation.override("en"):
         before = printouts._holder_texts(m, t, names)
         assert printouts.BOX in before[0] and len(before) == structure.games_per_match
-        services.match_set_die_roll(match=m, winner_entry=m.entry_b_id)
+        services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=m.entry_b_id)
         m.refresh_from_db()
         texts = printouts._holder_texts(m, t, names)
         state = MatchState(m.entry_a_id, m.entry_b_id, roll_winner=m.entry_b_id)
@@ -282,7 +288,7 @@ def test_printouts_are_for_judges_only(event):
     c.force_login(UserFactory(username="stranger"))
     assert c.get(url).status_code == 403
     judge = UserFactory(username="judge")
-    services.staff_appoint(tournament=t, user=judge, role="judge", by=t.owner)
+    services.staff_appoint(tournament=t, user=judge, role="judge", actor=t.owner)
     c.force_login(judge)
     assert c.get(url)["Content-Type"] == "application/pdf"
 
@@ -325,16 +331,21 @@ def test_a_table_too_narrow_for_its_words_shrinks_the_font():
 def test_blue_moon_slips_ask_for_the_crystals_in_the_formats_range(organiser, format_slug, top):
     # Up to 7 crystals with Emissaries and Inquisitors, 4 without (Blue Moon FAQ, "End of Game").
     t = services.tournament_open_registration(
+        actor=SYSTEM,
         tournament=services.tournament_create(
             owner=organiser, name="Kék Hold", format_slug=format_slug
-        )
+        ),
     )
     for name in NAMES[:2]:
         services.entry_override_deck(
-            entry=services.entry_register_player(tournament=t, player_name=name), reason="test"
+            actor=SYSTEM,
+            entry=services.entry_register_player(tournament=t, player_name=name),
+            reason="test",
         )
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     with translation.override("hu"):
         text = pdf_text(printouts.result_slips_pdf(round=rnd))
     assert f"kristály (1–{top}):" in text

@@ -19,6 +19,7 @@ from tests.factories import make_tournament, store_standings
 from tournaments import selectors, services
 from tournaments.models import Entry, StandingsSnapshot
 from tournaments.pages import public
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +35,8 @@ def names(count: int) -> list[str]:
 
 def public_event(entries: int = 4):
     t, made = make_tournament(entries=entries, decks=False)
-    services.tournament_set_options(tournament=t, is_public=True)
-    t = services.tournament_start(tournament=t)
+    services.tournament_set_options(actor=SYSTEM, tournament=t, is_public=True)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     return t, made
 
 
@@ -126,7 +127,9 @@ def test_search_results_are_paged_and_the_links_keep_the_search(big):
 
 def test_a_small_event_looks_as_before(client):
     t, _ = public_event(entries=4)
-    services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     services.standings_refresh(tournament_id=t.pk)
     html = standings(t).content.decode()
     assert len(ranks(html)) == 4
@@ -169,7 +172,9 @@ CACHED_PAGES = [
 @pytest.mark.parametrize("path", CACHED_PAGES)
 def test_a_cached_page_never_loads_the_rows_whatever_the_field(path, django_assert_max_num_queries):
     t, _ = public_event(entries=6)
-    services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     store_standings(t, names(4096))
     url = path.format(t.pk)
     client = Client()
@@ -206,7 +211,9 @@ def live_event(monkeypatch):
     t, made = public_event(entries=12)
     for entry, name in zip(made, ["Kovács Péter", "Szabó Éva"], strict=False):
         Entry.objects.filter(pk=entry.pk).update(name=name)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     services.standings_refresh(tournament_id=t.pk)
     return t, rnd
 
@@ -259,7 +266,9 @@ def test_live_shows_the_top_of_the_standings_with_a_link_to_all(live_event):
 
 def test_a_small_live_page_has_no_pager_or_search():
     t, _ = public_event(entries=4)
-    services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     html = live(t)
     assert tables(html) == [1, 2]
     assert "t-pager" not in html and 'data-testid="live-search"' not in html

@@ -11,6 +11,7 @@ from django.core.cache import cache
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import StandingsSnapshot
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +20,11 @@ pytestmark = pytest.mark.django_db
 def event():
     cache.clear()
     t, _ = make_tournament(entries=4, decks=False)
-    services.tournament_set_options(tournament=t, is_public=True)
-    t = services.tournament_start(tournament=t)
-    services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    services.tournament_set_options(actor=SYSTEM, tournament=t, is_public=True)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     services.standings_refresh(tournament_id=t.pk)
     yield t
     cache.clear()

@@ -18,6 +18,7 @@ from decks.selectors.cache import clear_caches
 from decks.selectors.formats import format_spec
 from decks.services.validation import deck_validate
 from tournaments import services
+from tournaments.permissions import SYSTEM
 from tournaments.services.deck_lists import event_date
 
 pytestmark = pytest.mark.django_db
@@ -63,16 +64,18 @@ def test_an_event_validates_lists_as_of_its_date():
     t = services.tournament_create(owner=None, name="Core 2011", format_slug="wow-core")
     t.starts_at = datetime(2011, 2, 5, 10, 0, tzinfo=UTC)
     t.save(update_fields=["starts_at"])
-    t = services.tournament_open_registration(tournament=t)
+    t = services.tournament_open_registration(actor=SYSTEM, tournament=t)
     assert event_date(t) == date(2011, 2, 5)
     entry = services.entry_register_player(tournament=t, player_name="Kovács Anna")
     player = entry.members.get().player
-    ok = services.deck_submit(tournament=t, entry=entry, player=player, text=block_list("icecrown"))
+    ok = services.deck_submit(
+        actor=SYSTEM, tournament=t, entry=entry, player=player, text=block_list("icecrown")
+    )
     assert ok.legal
     t.starts_at = datetime(2013, 9, 7, 10, 0, tzinfo=UTC)
     t.save(update_fields=["starts_at"])
     late = services.deck_submit(
-        tournament=t, entry=entry, player=player, text=block_list("icecrown")
+        actor=SYSTEM, tournament=t, entry=entry, player=player, text=block_list("icecrown")
     )
     assert not late.legal
     assert {e["code"] for e in late.result["errors"]} == {"card_not_legal_in_format"}

@@ -21,6 +21,7 @@ from tests.factories import UserFactory, ensure_format, make_tournament
 from tournaments import services
 from tournaments.models import Entry, Player, StaffRole, Tournament
 from tournaments.models.entries import name_key
+from tournaments.permissions import SYSTEM
 from tournaments.services.backup import EVENT_MODELS, event_backup, event_restore
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,22 +32,22 @@ def _build_event():
     judge = UserFactory(username="biro")
     player_user = UserFactory(username="jatekos")
     t, entries = make_tournament(entries=6, decks=True, owner=owner, planned_rounds=3)
-    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, actor=owner)
     member = entries[0].members.get()
     member.player.user = player_user
     member.player.save(update_fields=["user"])
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     api = Client()
     api.force_login(owner)
     for number in (1, 2, 3):
-        rnd = services.round_pair_next(tournament=t, requested_by=owner)
+        rnd = services.round_pair_next(tournament=t, actor=owner)
         if number == 1:
-            services.round_swap_pairings(round=rnd, table_x=1, table_y=2, swap="b", by=owner,
+            services.round_swap_pairings(round=rnd, table_x=1, table_y=2, swap="b", actor=owner,
                                          reason="same club")  # fmt: skip
-        rnd = services.round_publish(round=rnd)
+        rnd = services.round_publish(actor=SYSTEM, round=rnd)
         if number == 1:
             services.deck_check_add(round=rnd, entry=rnd.matches.order_by("table")[0].entry_a_id,
-                                    by=judge)  # fmt: skip
+                                    actor=judge)  # fmt: skip
         play_round(api, t, rnd)
         if number == 2:
             m = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
@@ -57,7 +58,7 @@ def _build_event():
                 content_type="application/json",
             )  # fmt: skip
             assert r.status_code == 200, r.json()
-        services.round_finish(round=rnd)
+        services.round_finish(actor=SYSTEM, round=rnd)
         if number == 1:
             services.entry_drop(entry=entries[5])
     services.standings_refresh(tournament_id=t.pk)

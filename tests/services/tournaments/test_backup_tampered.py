@@ -27,6 +27,7 @@ from tests.factories import make_tournament
 from tournaments import selectors, services
 from tournaments.domain.match_structure import get_preset
 from tournaments.models import EntryMember, Match, Round, StaffRole, Tournament
+from tournaments.permissions import SYSTEM
 from tournaments.services.backup import EVENT_MODELS, event_backup
 
 pytestmark = pytest.mark.django_db
@@ -48,10 +49,10 @@ class Other:
 
 def _play_table(match: Match, by: Any) -> None:
     a, b = match.entry_a_id, match.entry_b_id
-    services.match_set_die_roll(match=match, winner_entry=a)
+    services.match_set_die_roll(actor=SYSTEM, match=match, winner_entry=a)
     for number, first in ((1, a), (2, b), (3, a)):
         services.game_record(
-            match=match, number=number, winner_entry=a, first_entry=first, recorded_by=by
+            match=match, number=number, winner_entry=a, first_entry=first, actor=by
         )
 
 
@@ -60,17 +61,19 @@ def _build() -> tuple[dict[str, Any], Other]:
     users = get_user_model().objects
     outsider = users.create_user(username="masik", email="masik@example.org")
     other, other_entries = make_tournament(entries=2, decks=False, owner=outsider)
-    other = services.tournament_start(tournament=other)
+    other = services.tournament_start(actor=SYSTEM, tournament=other)
     other_round = services.round_publish(
-        round=services.round_pair_next(tournament=other, requested_by=outsider)
+        actor=SYSTEM, round=services.round_pair_next(tournament=other, actor=outsider)
     )
     owner = users.create_user(username="szervezo", email="szervezo@example.org")
     judge = users.create_user(username="biro", email="biro@example.org")
     t, entries = make_tournament(entries=4, decks=True, owner=owner, planned_rounds=2)
-    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, by=owner)
-    services.player_claim_code(entry=entries[1])
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, requested_by=owner))
+    services.staff_appoint(tournament=t, user=judge, role=StaffRole.Role.JUDGE, actor=owner)
+    services.player_claim_code(actor=SYSTEM, entry=entries[1])
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(tournament=t, actor=owner)
+    )
     first_table = rnd.matches.order_by("table")[0]
     _play_table(first_table, judge)
     services.game_correct(
@@ -78,11 +81,11 @@ def _build() -> tuple[dict[str, Any], Other]:
         winner_entry=first_table.entry_b_id,
         first_entry=first_table.entry_a_id,
         reason="misread slip",
-        recorded_by=judge,
+        actor=judge,
     )
-    services.deck_check_add(round=rnd, entry=entries[2], by=judge)
+    services.deck_check_add(round=rnd, entry=entries[2], actor=judge)
     services.penalty_record(
-        tournament=t, entry=entries[3], category="tardiness", kind="warning", round=rnd, by=judge
+        tournament=t, entry=entries[3], category="tardiness", kind="warning", round=rnd, actor=judge
     )
     services.standings_refresh(tournament_id=t.pk)
     document = event_backup(tournament=Tournament.objects.get(pk=t.pk))
@@ -414,7 +417,7 @@ def _position(document: dict[str, Any], label: str) -> int:
 def test_a_backup_without_emails_and_claim_codes_imports_cleanly(catalogue, tmp_path):
     owner = get_user_model().objects.create_user(username="szervezo", email="szervezo@example.org")
     t, entries = make_tournament(entries=2, decks=False, owner=owner)
-    player = services.player_claim_code(entry=entries[0])
+    player = services.player_claim_code(actor=SYSTEM, entry=entries[0])
     player.email = "kovacs.anna@example.org"
     player.save(update_fields=["email"])
     full, bare = tmp_path / "full.json", tmp_path / "bare.json"

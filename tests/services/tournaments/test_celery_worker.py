@@ -27,6 +27,7 @@ from hkk_tournament.celery import app
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import Round, StandingsSnapshot
+from tournaments.permissions import SYSTEM
 from tournaments.tasks import round_pair_next_task, standings_recompute_task
 
 BROKER = os.environ.get("CELERY_BROKER_URL") or os.environ.get(
@@ -65,7 +66,7 @@ def redis_worker():
 
 def test_real_worker_pairs_a_round_and_recomputes_standings(redis_worker):
     t, _ = make_tournament(entries=5, decks=False)
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
 
     result = round_pair_next_task.delay(t.pk)
     assert not isinstance(result, EagerResult)  # published to the broker, not run eagerly
@@ -77,7 +78,9 @@ def test_real_worker_pairs_a_round_and_recomputes_standings(redis_worker):
     again = round_pair_next_task.delay(t.pk).get(timeout=60)
     assert again["ok"] is False and again["code"] == "round_in_progress"
 
-    services.round_publish(round=rnd)  # a draft round counts nothing, not even its bye
+    services.round_publish(
+        actor=SYSTEM, round=rnd
+    )  # a draft round counts nothing, not even its bye
     summary = standings_recompute_task.delay(t.pk).get(timeout=60)
     assert summary["rows"] == 5
     snap = StandingsSnapshot.objects.get(tournament=t)
@@ -89,9 +92,9 @@ def test_services_enqueue_through_the_broker_by_task_name(redis_worker):
     """``round_pair_next_async`` goes through ``tournaments.services.jobs``: after the commit the
     job is published to Redis by its registered name and the worker pairs the round."""
     t, _ = make_tournament(entries=4, decks=False)
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
 
-    services.round_pair_next_async(tournament=t)  # autocommit: sent at once
+    services.round_pair_next_async(actor=SYSTEM, tournament=t)  # autocommit: sent at once
 
     deadline = time.monotonic() + 60
     while not Round.objects.filter(tournament=t).exists():

@@ -15,6 +15,7 @@ from hkk_tournament.errors import ApplicationError, NotFound, PermissionDenied
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Player
+from tournaments.permissions import SYSTEM
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -43,14 +44,14 @@ def _in_thread(fn: Any, outcomes: list[Any], i: int) -> threading.Thread:
 def test_a_claim_during_a_staff_appointment_waits_and_refuses() -> None:
     owner: Any = UserFactory(username="tulaj")
     t, (entry,) = make_tournament(entries=1, decks=False, owner=owner)
-    code = services.player_claim_code(entry=entry).claim_code
+    code = services.player_claim_code(actor=SYSTEM, entry=entry).claim_code
     judge: Any = UserFactory(username="biro")
     appointed = threading.Event()
     outcomes: list[Any] = [None, None]
 
     def appoint() -> object:
         with transaction.atomic():
-            role = services.staff_appoint(tournament=t, user=judge, role="judge", by=owner)
+            role = services.staff_appoint(tournament=t, user=judge, role="judge", actor=owner)
             appointed.set()
             time.sleep(0.5)  # the claim arrives while the appointment is not yet committed
         return role
@@ -76,7 +77,7 @@ def test_a_claim_during_a_staff_appointment_waits_and_refuses() -> None:
 
 def test_two_people_claim_one_code_at_once() -> None:
     t, (entry,) = make_tournament(entries=1, decks=False)
-    code = services.player_claim_code(entry=entry).claim_code
+    code = services.player_claim_code(actor=SYSTEM, entry=entry).claim_code
     users = [UserFactory(username="elso"), UserFactory(username="masodik")]
     barrier = threading.Barrier(2)
     outcomes: list[Any] = [None, None]

@@ -18,6 +18,7 @@ from hkk_tournament.errors import Conflict
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Game, Match, Player, ResultReport, Round
+from tournaments.permissions import SYSTEM
 from tournaments.services import reports as reports_service
 
 pytestmark = [
@@ -54,11 +55,13 @@ def run_concurrently(fn: Callable[[], object], n: int = 2) -> list[object]:
 
 def test_two_judges_record_the_same_game_at_once():
     t, _ = make_tournament(entries=2, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     match = Match.objects.get(round=rnd)
     a, b = match.entry_a_id, match.entry_b_id
-    services.match_set_die_roll(match=match, winner_entry=a)
+    services.match_set_die_roll(actor=SYSTEM, match=match, winner_entry=a)
     winners = iter([a, b])
     lock = threading.Lock()
 
@@ -66,7 +69,11 @@ def test_two_judges_record_the_same_game_at_once():
         with lock:
             winner = next(winners)
         return services.game_record(
-            match=Match.objects.get(pk=match.pk), number=1, winner_entry=winner, first_entry=a
+            actor=SYSTEM,
+            match=Match.objects.get(pk=match.pk),
+            number=1,
+            winner_entry=winner,
+            first_entry=a,
         )
 
     outcomes = run_concurrently(record)
@@ -81,10 +88,10 @@ def test_two_judges_record_the_same_game_at_once():
 
 def test_pairing_the_same_round_twice_at_once():
     t, entries = make_tournament(entries=6, decks=False)
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
 
     def pair():
-        return services.round_pair_next(tournament=t)
+        return services.round_pair_next(actor=SYSTEM, tournament=t)
 
     outcomes = run_concurrently(pair)
     rounds = [o for o in outcomes if isinstance(o, Round)]
@@ -108,8 +115,10 @@ def test_both_players_report_the_same_result_at_once(monkeypatch):
 
     monkeypatch.setattr(reports_service, "_check_rules", slow_validate)
     t, _ = make_tournament(entries=2, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     match = Match.objects.get(round=rnd)
     a, b = match.entry_a_id, match.entry_b_id
     users = {}
@@ -128,7 +137,7 @@ def test_both_players_report_the_same_result_at_once(monkeypatch):
         with lock:
             side = next(sides)
         return services.result_report_submit(
-            match=Match.objects.get(pk=match.pk), entry=side, user=users[side], games=games
+            match=Match.objects.get(pk=match.pk), entry=side, actor=users[side], games=games
         )
 
     outcomes = run_concurrently(report)
@@ -142,11 +151,13 @@ def test_both_players_report_the_same_result_at_once(monkeypatch):
 def _two_tables() -> tuple[Match, Match]:
     """A published round of four entries (two tables), die rolls recorded."""
     t, _ = make_tournament(entries=4, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     x, y = Match.objects.filter(round=rnd).order_by("table")
     for m in (x, y):
-        services.match_set_die_roll(match=m, winner_entry=m.entry_a_id)
+        services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=m.entry_a_id)
     return x, y
 
 
@@ -156,6 +167,7 @@ def _hold_a_result(match: Match, recorded: threading.Event, release: threading.E
     try:
         with transaction.atomic():
             services.game_record(
+                actor=SYSTEM,
                 match=Match.objects.get(pk=match.pk),
                 number=1,
                 winner_entry=match.entry_a_id,
@@ -178,6 +190,7 @@ def test_two_different_matches_are_recorded_at_once():
         assert recorded.wait(timeout=10)
         started = time.monotonic()
         services.game_record(
+            actor=SYSTEM,
             match=Match.objects.get(pk=y.pk),
             number=1,
             winner_entry=y.entry_b_id,
@@ -206,6 +219,7 @@ def test_the_same_match_is_still_serialised():
         started = time.monotonic()
         with pytest.raises(Conflict) as caught:
             services.game_record(
+                actor=SYSTEM,
                 match=Match.objects.get(pk=x.pk),
                 number=1,
                 winner_entry=x.entry_b_id,
@@ -227,25 +241,29 @@ def _record(kind: str, match: Match) -> Callable[[], object]:
     a, b = match.entry_a_id, match.entry_b_id
     if kind == "slip":
         return lambda: services.match_result_record(
-            match=Match.objects.get(pk=match.pk), result="2-1-0"
+            actor=SYSTEM, match=Match.objects.get(pk=match.pk), result="2-1-0"
         )
     if kind == "game":
         return lambda: services.game_record(
-            match=Match.objects.get(pk=match.pk), number=1, winner_entry=a, first_entry=a
+            actor=SYSTEM,
+            match=Match.objects.get(pk=match.pk),
+            number=1,
+            winner_entry=a,
+            first_entry=a,
         )
     user = UserFactory()
     Player.objects.filter(memberships__entry_id=a).update(user=user)
     report = services.result_report_submit(
         match=match,
         entry=a,
-        user=user,
+        actor=user,
         games=[
             {"number": 1, "winner": a, "first": a},
             {"number": 2, "winner": b, "first": b},
             {"number": 3, "winner": a, "first": a},
         ],
     )
-    return lambda: services.result_report_confirm(report=report, by=UserFactory())
+    return lambda: services.result_report_confirm(report=report, actor=UserFactory())
 
 
 def _hold(record: Callable[[], object], recorded: threading.Event, release: threading.Event):
@@ -304,7 +322,9 @@ def test_two_slips_of_the_same_match_record_it_once():
         assert recorded.wait(timeout=10)
         timer.start()
         with pytest.raises(Conflict) as caught:
-            services.match_result_record(match=Match.objects.get(pk=x.pk), result="0-2-0")
+            services.match_result_record(
+                actor=SYSTEM, match=Match.objects.get(pk=x.pk), result="0-2-0"
+            )
     finally:
         release.set()
         timer.cancel()

@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import make_tournament
 from tournaments import services
 from tournaments.models import Entry, EntryMember, Player
+from tournaments.permissions import SYSTEM
 from tournaments.services._common import lock_tournament
 
 pytestmark = [
@@ -38,7 +39,7 @@ def _list(rows: int, offset: int = 0) -> str:
 
 def _queries(t, text: str) -> int:
     with CaptureQueriesContext(connection) as ctx:
-        services.entries_import(tournament=t, text=text)
+        services.entries_import(actor=SYSTEM, tournament=t, text=text)
     return len(ctx.captured_queries)
 
 
@@ -50,7 +51,7 @@ def test_preview_queries_do_not_grow_with_the_list_or_the_field() -> None:
         services.entry_register_player(tournament=t, player_name=f"Kovács Péter {i}")
     bigger_field = _queries(t, _list(200) + "KOVACS PETER 7;\n")
     assert small == big == bigger_field <= 5
-    result = services.entries_import(tournament=t, text="kovacs  péter 7;\n")
+    result = services.entries_import(actor=SYSTEM, tournament=t, text="kovacs  péter 7;\n")
     assert len(result.rows[0].warnings) == 1 and "Kovács Péter 7" in result.rows[0].warnings[0]
 
 
@@ -75,7 +76,7 @@ def test_preview_takes_no_lock_and_checkin_is_never_behind_it() -> None:
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '2s'")  # a lock wait fails instead of hanging
         started = time.perf_counter()
-        result = services.entries_import(tournament=t, text=_list(50))
+        result = services.entries_import(actor=SYSTEM, tournament=t, text=_list(50))
         assert time.perf_counter() - started < 2 and result.ok and not result.saved
     finally:
         release.set()
@@ -95,7 +96,7 @@ def test_saving_holds_the_event_lock_only_for_its_short_write() -> None:
         try:
             while not stop.is_set():
                 began = time.perf_counter()
-                services.entry_check_in(entry=Entry.objects.get(pk=entries[0].pk))
+                services.entry_check_in(actor=SYSTEM, entry=Entry.objects.get(pk=entries[0].pk))
                 waits.append(time.perf_counter() - began)
                 time.sleep(0.01)
         finally:
@@ -105,7 +106,7 @@ def test_saving_holds_the_event_lock_only_for_its_short_write() -> None:
     checker.start()
     try:
         with CaptureQueriesContext(connection) as ctx:
-            result = services.entries_import(tournament=t, text=text, dry_run=False)
+            result = services.entries_import(actor=SYSTEM, tournament=t, text=text, dry_run=False)
     finally:
         stop.set()
         checker.join(timeout=20)

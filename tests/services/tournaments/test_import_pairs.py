@@ -24,6 +24,7 @@ from tests.factories import (
 )
 from tournaments import services
 from tournaments.models import DeckSubmission, Entry, EntryMember, Player, Tournament
+from tournaments.permissions import SYSTEM
 from tournaments.services import desk
 
 pytestmark = [
@@ -63,7 +64,7 @@ def test_pair_list_previews_then_saves_teams_with_their_lists() -> None:
         + f'Sárkányok;Kovács Anna;ka@example.com;Nagy Béla;nb@example.com;"{a_deck}";"{b_deck}"\n'
         + ";Szabó Cili;;Tóth Dénes;;;\n"
     )
-    preview = services.entries_import(tournament=t, text=text)
+    preview = services.entries_import(actor=SYSTEM, tournament=t, text=text)
     assert preview.ok and preview.pair and preview.bad_rows == 0 and not preview.saved
     assert _nothing_written(t)
     first = preview.rows[0]
@@ -71,7 +72,7 @@ def test_pair_list_previews_then_saves_teams_with_their_lists() -> None:
     assert (first.team, first.name, first.partner.name) == ("Sárkányok", "Kovács Anna", "Nagy Béla")
     assert first.deck_status == first.partner.deck_status == "legal"
 
-    done = services.entries_import(tournament=t, text=text, dry_run=False)
+    done = services.entries_import(actor=SYSTEM, tournament=t, text=text, dry_run=False)
     assert done.saved
     team, other = (r.entry or 0 for r in done.rows)
     names = set(Entry.objects.filter(tournament=t).values_list("name", flat=True))
@@ -104,7 +105,7 @@ def test_bad_rows_are_reported_by_seat_and_nothing_is_saved() -> None:
         + "Utolsó;Fekete Gábor;;Fehér Hanna;;;\n"
     )
     for dry_run in (True, False):
-        result = services.entries_import(tournament=t, text=text, dry_run=dry_run)
+        result = services.entries_import(actor=SYSTEM, tournament=t, text=text, dry_run=dry_run)
         assert not result.ok and not result.saved
         assert result.bad_rows == 4 and len(result.rows) == 6
         by_line = {r.line: r for r in result.rows}
@@ -126,7 +127,7 @@ def test_repeated_names_team_names_and_emails_are_flagged() -> None:
         + "Más csapat;regi  ANNA;;Új Emő;c@example.com;;\n"  # A registered; B's e-mail = line 2
         + "Harmadik;Új Cili;;Új Feri;;;\n"  # A's name = line 2
     )
-    rows = services.entries_import(tournament=t, text=text).rows
+    rows = services.entries_import(actor=SYSTEM, tournament=t, text=text).rows
     assert any("Régi csapat" in w for w in rows[0].warnings)
     assert any("Régi Anna" in w for w in rows[1].warnings)
     assert any("2" in w and "e-mail" in w.lower() for w in rows[1].warnings)
@@ -141,12 +142,12 @@ def test_a_team_with_two_rule_cards_is_stored_but_not_legal() -> None:
         HEADER + f'Vegyes;Kovács Anna;;Nagy Béla;;"{_deck("Ősi rúna", 3)}";'
         f'"{_deck("Ősi bölcsesség", 4)}"\n'
     )
-    preview = services.entries_import(tournament=t, text=text)
+    preview = services.entries_import(actor=SYSTEM, tournament=t, text=text)
     assert preview.ok and preview.rows[0].warnings
     partner = preview.rows[0].partner
     assert partner is not None
     assert preview.rows[0].deck_legal is False and partner.deck_legal is False
-    done = services.entries_import(tournament=t, text=text, dry_run=False)
+    done = services.entries_import(actor=SYSTEM, tournament=t, text=text, dry_run=False)
     lists = DeckSubmission.objects.filter(member__entry_id=done.rows[0].entry or 0)
     assert len(lists) == 2
     for s in lists:
@@ -159,25 +160,29 @@ def test_pair_preview_queries_do_not_grow_with_the_list() -> None:
 
     def queries(text: str) -> int:
         with CaptureQueriesContext(connection) as ctx:
-            services.entries_import(tournament=t, text=text)
+            services.entries_import(actor=SYSTEM, tournament=t, text=text)
         return len(ctx.captured_queries)
 
     assert queries(_teams(3)) == queries(_teams(200)) <= 5
     with CaptureQueriesContext(connection) as ctx:
-        done = services.entries_import(tournament=t, text=_teams(200), dry_run=False)
+        done = services.entries_import(actor=SYSTEM, tournament=t, text=_teams(200), dry_run=False)
     assert done.saved and Entry.objects.filter(tournament=t).count() == 203
     assert len(ctx.captured_queries) <= 15
 
 
 def test_each_kind_of_event_reads_its_own_shape() -> None:
     t, _ = make_tournament(entries=0, decks=False)
-    result = services.entries_import(tournament=t, text="Kovács Anna;ka@example.com\n")
+    result = services.entries_import(
+        actor=SYSTEM, tournament=t, text="Kovács Anna;ka@example.com\n"
+    )
     assert result.ok and not result.pair and result.rows[0].partner is None
     pair_text = _teams(1).splitlines()[1] + "\n"
-    bad = services.entries_import(tournament=t, text=pair_text)
+    bad = services.entries_import(actor=SYSTEM, tournament=t, text=pair_text)
     assert bad.bad_rows == 1  # seven columns are too many for a player list
     pair, _ = make_tournament(entries=0, kind=PAIR, decks=False)
-    single = services.entries_import(tournament=pair, text="Kovács Anna;ka@example.com\n")
+    single = services.entries_import(
+        actor=SYSTEM, tournament=pair, text="Kovács Anna;ka@example.com\n"
+    )
     assert single.pair and single.bad_rows == 1  # a team needs player B
     assert not Entry.objects.filter(tournament=pair).exists()
 
@@ -185,7 +190,7 @@ def test_each_kind_of_event_reads_its_own_shape() -> None:
 def test_a_draft_event_that_changes_kind_refuses_the_stale_list() -> None:
     t, _ = make_tournament(entries=0, kind=PAIR, decks=False)
     Tournament.objects.filter(pk=t.pk).update(kind=Tournament.Kind.INDIVIDUAL)
-    result = services.entries_import(tournament=t, text=_teams(2))
+    result = services.entries_import(actor=SYSTEM, tournament=t, text=_teams(2))
     assert not result.pair and result.bad_rows == 3  # read as players: header and rows too wide
     with pytest.raises(ValidationFailed) as exc:  # ``t`` still says pair: checked under the lock
         desk._save_rows(t, [], {}, None)

@@ -26,6 +26,7 @@ from hkk_tournament.celery import app
 from tests.factories import UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Round, StandingsSnapshot
+from tournaments.permissions import SYSTEM
 from tournaments.services import jobs
 
 BROKER = os.environ.get("CELERY_BROKER_URL") or os.environ.get(
@@ -112,10 +113,12 @@ def test_worker_killed_mid_task_the_job_is_redelivered_and_pairs_once(private_qu
     before the message was acknowledged. Either way a new worker gets the job again and the
     event ends with exactly one round 1."""
     t, _ = make_tournament(entries=6, decks=False)
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     first = _start_worker(private_queue, tmp_path, at)
     try:
-        services.round_pair_next_async(tournament=t)  # published: the job carries number=1
+        services.round_pair_next_async(
+            actor=SYSTEM, tournament=t
+        )  # published: the job carries number=1
         started = "the first worker did not start the task"
         _wait(lambda: at in _runs(tmp_path), 60, started, tmp_path)
         if at == "postrun":
@@ -168,8 +171,10 @@ def test_broker_refusing_connections_the_game_is_recorded_and_standings_refreshe
     try:
         owner = UserFactory()
         t, _ = make_tournament(entries=2, decks=False, owner=owner)
-        t = services.tournament_start(tournament=t)
-        rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+        t = services.tournament_start(actor=SYSTEM, tournament=t)
+        rnd = services.round_publish(
+            actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+        )
         match = rnd.matches.get()
         a, b = match.entry_a_id, match.entry_b_id
         client = Client()

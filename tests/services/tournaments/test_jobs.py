@@ -10,6 +10,7 @@ from django.db import transaction
 from hkk_tournament.celery import app
 from tests.factories import make_tournament
 from tournaments.models import StandingsSnapshot
+from tournaments.permissions import SYSTEM
 from tournaments.services import jobs, standings_refresh
 
 pytestmark = pytest.mark.django_db
@@ -158,9 +159,9 @@ def test_pairing_with_a_round_number_is_idempotent():
     from tournaments.models import Round
 
     t, _ = make_tournament(entries=4, decks=False)
-    t = services.tournament_start(tournament=t)
-    first = services.round_pair_next(tournament=t, number=1)
-    again = services.round_pair_next(tournament=t, number=1)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    first = services.round_pair_next(actor=SYSTEM, tournament=t, number=1)
+    again = services.round_pair_next(actor=SYSTEM, tournament=t, number=1)
     assert again.pk == first.pk and Round.objects.filter(tournament=t).count() == 1
     out = (
         app.tasks[jobs.ROUND_PAIR_NEXT]

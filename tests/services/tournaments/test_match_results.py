@@ -14,6 +14,7 @@ from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tests.factories import UserFactory, make_tournament
 from tournaments import selectors, services
 from tournaments.models import Game, Match, Player, ResultReport, Round, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +25,10 @@ def published(*, stop: bool = False) -> tuple[Tournament, Round, Match]:
         best_of = {**t.match_structure, "ends_when_decided": True}
         Tournament.objects.filter(pk=t.pk).update(match_structure=best_of)
         t.refresh_from_db()
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=3))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
     m = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
     assert m is not None
     return t, rnd, m
@@ -37,7 +40,9 @@ def games(m: Match) -> list[Game]:
 
 def test_hkk_2_1_records_three_games_with_the_policy_holders():
     _t, _rnd, m = published()
-    services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_b_id)
+    services.match_result_record(
+        actor=SYSTEM, match=m, result="2-1-0", die_roll_winner=m.entry_b_id
+    )
     g = games(m)
     a, b = m.entry_a_id, m.entry_b_id
     assert [x.winner_id for x in g] == [b, a, a]
@@ -51,19 +56,21 @@ def test_hkk_2_1_records_three_games_with_the_policy_holders():
 def test_a_die_roll_is_needed_when_none_is_recorded():
     _t, _rnd, m = published()
     with pytest.raises(ValidationFailed) as exc:
-        services.match_result_record(match=m, result="2-1-0")
+        services.match_result_record(actor=SYSTEM, match=m, result="2-1-0")
     assert exc.value.code == "roll_not_recorded"
     assert not games(m)
 
 
 def test_best_of_three_2_0_and_time_called_1_1():
     t, rnd, m = published(stop=True)
-    services.match_result_record(match=m, result="2-0", die_roll_winner=m.entry_a_id)
+    services.match_result_record(actor=SYSTEM, match=m, result="2-0", die_roll_winner=m.entry_a_id)
     assert len(games(m)) == 2
     m.refresh_from_db()
     assert not m.ended_at_time and selectors.match_score(m).complete
     other = rnd.matches.filter(entry_b__isnull=False).exclude(pk=m.pk).first()
-    services.match_result_record(match=other, result="1-1", die_roll_winner=other.entry_a_id)
+    services.match_result_record(
+        actor=SYSTEM, match=other, result="1-1", die_roll_winner=other.entry_a_id
+    )
     other.refresh_from_db()
     score = selectors.match_score(other)
     assert other.ended_at_time and score.complete
@@ -72,7 +79,7 @@ def test_best_of_three_2_0_and_time_called_1_1():
 
 def test_no_show_is_a_match_loss_for_the_absent_side():
     t, _rnd, m = published()
-    services.match_result_record(match=m, result="no_show_a")
+    services.match_result_record(actor=SYSTEM, match=m, result="no_show_a")
     m.refresh_from_db()
     score = selectors.match_score(m)
     assert (score.a_wins, score.b_wins, score.complete) == (0, 2, True)
@@ -83,11 +90,15 @@ def test_no_show_is_a_match_loss_for_the_absent_side():
 def test_match_level_entry_refuses_recorded_games_and_bad_results():
     _t, _rnd, m = published()
     with pytest.raises(ValidationFailed) as exc:
-        services.match_result_record(match=m, result="4-0-0", die_roll_winner=m.entry_a_id)
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="4-0-0", die_roll_winner=m.entry_a_id
+        )
     assert exc.value.code == "invalid_result"
-    services.match_result_record(match=m, result="3-0-0", die_roll_winner=m.entry_a_id)
+    services.match_result_record(
+        actor=SYSTEM, match=m, result="3-0-0", die_roll_winner=m.entry_a_id
+    )
     with pytest.raises(Conflict):
-        services.match_result_record(match=m, result="3-0-0")
+        services.match_result_record(actor=SYSTEM, match=m, result="3-0-0")
 
 
 def test_outcome_buttons_follow_the_format():
@@ -107,7 +118,7 @@ def test_a_judge_entry_supersedes_the_pending_report():
     report = services.result_report_submit(
         match=m,
         entry=a,
-        user=user,
+        actor=user,
         games=[
             {"number": 1, "winner": a, "first": a},
             {"number": 2, "winner": a, "first": b},
@@ -115,7 +126,7 @@ def test_a_judge_entry_supersedes_the_pending_report():
         ],
     )
     judge = UserFactory(username="judge")
-    services.match_result_record(match=m, result="1-2-0", die_roll_winner=a, recorded_by=judge)
+    services.match_result_record(match=m, result="1-2-0", die_roll_winner=a, actor=judge)
     report.refresh_from_db()
     assert report.status == ResultReport.Status.SUPERSEDED
     assert report.resolved_by == judge
@@ -123,23 +134,23 @@ def test_a_judge_entry_supersedes_the_pending_report():
 
 def test_round_clock_start_pause_resume_extend():
     _t, rnd, m = published()
-    rnd = services.round_clock_start(round=rnd, minutes=40)
+    rnd = services.round_clock_start(actor=SYSTEM, round=rnd, minutes=40)
     reading = services.clock_read(round=rnd)
     assert reading.state == "running" and 2390 <= reading.seconds_left <= 2400
-    services.round_clock_pause(round=rnd)
+    services.round_clock_pause(actor=SYSTEM, round=rnd)
     with pytest.raises(InvalidState):
-        services.round_clock_pause(round=rnd)
+        services.round_clock_pause(actor=SYSTEM, round=rnd)
     Round.objects.filter(pk=rnd.pk).update(clock_paused_at=timezone.now() - timedelta(minutes=5))
-    rnd = services.round_clock_resume(round=rnd)
+    rnd = services.round_clock_resume(actor=SYSTEM, round=rnd)
     assert rnd.clock_paused_seconds >= 299
-    services.round_clock_extend(round=rnd, minutes=3, table=m.table)
-    services.round_clock_extend(round=rnd, minutes=2)
+    services.round_clock_extend(actor=SYSTEM, round=rnd, minutes=3, table=m.table)
+    services.round_clock_extend(actor=SYSTEM, round=rnd, minutes=2)
     rnd.refresh_from_db()
     m.refresh_from_db()
     assert rnd.clock_extension_seconds == 120 and m.extension_seconds == 180
     assert services.clock_read(round=rnd, match=m).total_seconds == 40 * 60 + 300
     with pytest.raises(InvalidState):
-        services.round_clock_start(round=rnd)
+        services.round_clock_start(actor=SYSTEM, round=rnd)
 
 
 #: A slip is one locked read of the match, one check for recorded games, one update of the
@@ -154,7 +165,9 @@ def test_a_slip_records_a_match_in_a_bounded_number_of_queries(
 ):
     _t, _rnd, m = published()
     with django_assert_max_num_queries(MAX_SLIP_QUERIES) as ctx:
-        services.match_result_record(match=m, result=result, die_roll_winner=m.entry_a_id)
+        services.match_result_record(
+            actor=SYSTEM, match=m, result=result, die_roll_winner=m.entry_a_id
+        )
     inserts = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("INSERT")]
     assert len(inserts) == 1 and "tournaments_game" in inserts[0]
     locks = [q["sql"] for q in ctx.captured_queries if "FOR UPDATE" in q["sql"]]
@@ -169,10 +182,12 @@ def test_one_game_is_recorded_in_a_bounded_number_of_queries(django_assert_max_n
     update of the open reports, in a savepoint here; nothing is read twice."""
     _t, _rnd, m = published()
     a, b = m.entry_a_id, m.entry_b_id
-    services.match_set_die_roll(match=m, winner_entry=a)
+    services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=a)
     for number, (winner, first) in enumerate([(a, a), (b, b), (a, a)], start=1):
         with django_assert_max_num_queries(7):
-            services.game_record(match=m, number=number, winner_entry=winner, first_entry=first)
+            services.game_record(
+                actor=SYSTEM, match=m, number=number, winner_entry=winner, first_entry=first
+            )
     m.refresh_from_db()
     assert selectors.match_score(m).complete
 
@@ -182,7 +197,9 @@ def test_a_slip_records_the_score_with_details_not_reported():
     holders and first players are marked as not reported, and a judge's correction of a game
     makes that game detailed."""
     t, _rnd, m = published()
-    services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_b_id)
+    services.match_result_record(
+        actor=SYSTEM, match=m, result="2-1-0", die_roll_winner=m.entry_b_id
+    )
     g = games(m)
     assert [x.details_reported for x in g] == [False, False, False]
     assert sorted(x.winner_id for x in g) == sorted([m.entry_a_id, m.entry_a_id, m.entry_b_id])
@@ -197,7 +214,11 @@ def test_a_slip_records_the_score_with_details_not_reported():
     # Game 2's right would follow from game 1, whose details are unknown: game 1 comes first.
     with pytest.raises(ValidationFailed) as exc:
         services.game_correct(
-            game=g[1], winner_entry=g[1].winner_id, first_entry=m.entry_a_id, reason="order"
+            actor=SYSTEM,
+            game=g[1],
+            winner_entry=g[1].winner_id,
+            first_entry=m.entry_a_id,
+            reason="order",
         )
     assert exc.value.code == "earlier_details_not_reported"
     assert exc.value.params == {"game": 2, "earlier": [1]}
@@ -206,6 +227,6 @@ def test_a_slip_records_the_score_with_details_not_reported():
         winner_entry=g[0].winner_id,
         first_entry=m.entry_b_id,
         reason="details from the slip's back",
-        recorded_by=judge,
+        actor=judge,
     )
     assert first.details_reported and first.corrections.get().old["details_reported"] is False

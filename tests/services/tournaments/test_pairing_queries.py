@@ -18,6 +18,7 @@ from tests.factories import (
 from tournaments import selectors, services
 from tournaments.management.commands.simulate_tournament import _play_match
 from tournaments.models import Match
+from tournaments.permissions import SYSTEM
 
 #: Queries of one ``round_pair_next`` call, whatever the number of entries.
 MAX_PAIRING_QUERIES = 20
@@ -32,14 +33,16 @@ def test_pairing_queries_do_not_grow_with_the_field(django_assert_max_num_querie
         entry.pairing_override_reason = ""
         entry.save(update_fields=["pairing_override_reason"])
         submit_decks(t, entry, seed=entry.pk)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     rng = random.Random(size)
     for match in Match.objects.filter(round=rnd, entry_b__isnull=False):
         _play_match(match, rng)
-    services.round_finish(round=rnd)
+    services.round_finish(actor=SYSTEM, round=rnd)
     with django_assert_max_num_queries(MAX_PAIRING_QUERIES):
-        second = services.round_pair_next(tournament=t, seed=2)
+        second = services.round_pair_next(actor=SYSTEM, tournament=t, seed=2)
     assert second.number == 2
     assert second.seats.count() == size
 
@@ -50,14 +53,16 @@ def test_the_games_of_a_round_are_read_without_joining_every_match_of_the_event(
     """A game's default order is its match's id, then its number: reading the games of a round's
     tables (round page, live page, finishing a round) touches the game table alone."""
     t, _entries = make_tournament(entries=8, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     rng = random.Random(8)
     for match in Match.objects.filter(round=rnd, entry_b__isnull=False):
         _play_match(match, rng)
     with CaptureQueriesContext(connection) as ctx:
         views = selectors.round_match_views(round=rnd)
-        services.round_finish(round=rnd)
+        services.round_finish(actor=SYSTEM, round=rnd)
     assert all(v.score.complete for v in views)
     game_reads = [
         q["sql"] for q in ctx.captured_queries if q["sql"].startswith('SELECT "tournaments_game"')

@@ -36,6 +36,7 @@ from tournaments.domain.standings import (
 from tournaments.domain.types import Scoring
 from tournaments.pages import printouts
 from tournaments.pages.organiser_forms import TournamentCreateForm
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -104,11 +105,13 @@ def test_a_toy_policy_and_tiebreaker_through_the_registries_alone(toys):
         tiebreakers=["beaten", "buchholz"],
     )
     assert t.structure.policy == "winner_keeps" and t.structure.games_per_match == 3
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     m = rnd.matches.get()
     a, b = m.entry_a_id, m.entry_b_id
-    services.match_set_die_roll(match=m, winner_entry=a)
+    services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=a)
     m.refresh_from_db()
 
     # The slip: game 1 names player 1, games 2 and 3 print the toy's slip text.
@@ -121,10 +124,10 @@ def test_a_toy_policy_and_tiebreaker_through_the_registries_alone(toys):
     assert "winner of game 1" in slips and "Toy: the winner keeps the right" in slips
 
     # The games follow the toy rule: B wins game 1 and so holds the right in game 2.
-    services.game_record(match=m, number=1, winner_entry=b, first_entry=a)
+    services.game_record(actor=SYSTEM, match=m, number=1, winner_entry=b, first_entry=a)
     assert services.match_next_right(match=m).holder == b
-    services.game_record(match=m, number=2, winner_entry=b, first_entry=b)
-    services.game_record(match=m, number=3, winner_entry=a, first_entry=b)
+    services.game_record(actor=SYSTEM, match=m, number=2, winner_entry=b, first_entry=b)
+    services.game_record(actor=SYSTEM, match=m, number=3, winner_entry=a, first_entry=b)
 
     # The standings rank by the toy tiebreaker; the page heads its column with its label.
     rows = {r.entry: r for r in services.standings_compute(tournament=t)}

@@ -16,6 +16,7 @@ from tests.factories import (
 )
 from tournaments import services
 from tournaments.models import DeckSubmission, RoundSeat, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -83,11 +84,11 @@ def test_create_rejects_unknown_format_tiebreaker_and_policy():
 def test_status_flow_is_enforced():
     t = services.tournament_create(owner=None, name="x", format_slug="hkk")
     with pytest.raises(InvalidState) as exc:
-        services.tournament_start(tournament=t)
+        services.tournament_start(actor=SYSTEM, tournament=t)
     assert exc.value.code == "tournament_status"
-    services.tournament_open_registration(tournament=t)
+    services.tournament_open_registration(actor=SYSTEM, tournament=t)
     with pytest.raises(InvalidState) as exc:
-        services.tournament_start(tournament=t)
+        services.tournament_start(actor=SYSTEM, tournament=t)
     assert exc.value.code == "not_enough_entries"
 
 
@@ -122,10 +123,12 @@ def test_pair_registration_rules():
 def test_deck_versions_are_kept_with_their_results():
     t, (e,) = make_tournament(entries=1, decks=False)
     player = e.members.get().player
-    bad = services.deck_submit(tournament=t, entry=e, player=player, text=ILLEGAL_DECK)
+    bad = services.deck_submit(
+        actor=SYSTEM, tournament=t, entry=e, player=player, text=ILLEGAL_DECK
+    )
     assert not bad.legal and bad.version == 1
     assert any(err["code"] == "deck_too_small" for err in bad.result["errors"])
-    good = services.deck_submit(tournament=t, entry=e, player=player, text=hkk_deck())
+    good = services.deck_submit(actor=SYSTEM, tournament=t, entry=e, player=player, text=hkk_deck())
     assert good.legal and good.version == 2 and good.rule_card == "Ősi rúna"
     assert good.data["main"] and good.data["rule_card"][0]["name"] == "Ősi rúna"
     bad.refresh_from_db()
@@ -148,6 +151,7 @@ def test_pair_rule_card_mismatch_flags_both_until_fixed():
     assert not services.entry_has_legal_lists(team)
     # B replaces the list with the partner's rule card: both become legal.
     fixed = services.deck_submit(
+        actor=SYSTEM,
         tournament=t,
         entry=team,
         player=team.members.get(seat="B").player,
@@ -171,7 +175,7 @@ def test_pair_both_without_rule_card_is_legal():
 @pytest.mark.usefixtures("hkk_catalogue")
 def test_lists_lock_at_start():
     t, entries = make_tournament(entries=2)
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     assert t.status == Tournament.Status.RUNNING and t.lists_locked_at
     assert t.planned_rounds == 1  # suggested for 2 entries
     subs = DeckSubmission.objects.filter(member__entry__in=entries, is_current=True)
@@ -179,7 +183,11 @@ def test_lists_lock_at_start():
     player = entries[0].members.get().player
     with pytest.raises(InvalidState) as exc:
         services.deck_submit(
-            tournament=t, entry=entries[0], player=player, text=hkk_deck(rule_card="Ősi bölcsesség")
+            actor=SYSTEM,
+            tournament=t,
+            entry=entries[0],
+            player=player,
+            text=hkk_deck(rule_card="Ősi bölcsesség"),
         )
     assert exc.value.code == "lists_locked"
     assert DeckSubmission.objects.filter(member__entry=entries[0]).count() == 1
@@ -190,19 +198,19 @@ def test_illegal_list_blocks_start_unless_overridden():
     t, entries = make_tournament(entries=3)
     bad = services.entry_register_player(tournament=t, player_name="Late list")
     services.deck_submit(
-        tournament=t, entry=bad, player=bad.members.get().player, text=ILLEGAL_DECK
+        actor=SYSTEM, tournament=t, entry=bad, player=bad.members.get().player, text=ILLEGAL_DECK
     )
     with pytest.raises(ValidationFailed) as exc:
-        services.tournament_start(tournament=t)
+        services.tournament_start(actor=SYSTEM, tournament=t)
     assert exc.value.code == "entries_without_legal_list"
     assert exc.value.params["entries"] == [bad.pk]
     assert not DeckSubmission.objects.filter(locked=True).exists()
     with pytest.raises(ValidationFailed):
-        services.entry_override_deck(entry=bad, reason="  ")
+        services.entry_override_deck(actor=SYSTEM, entry=bad, reason="  ")
     organiser = UserFactory()
-    services.entry_override_deck(entry=bad, reason="judge checked the paper list", by=organiser)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_pair_next(tournament=t)
+    services.entry_override_deck(entry=bad, reason="judge checked the paper list", actor=organiser)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t)
     assert RoundSeat.objects.filter(round=rnd, entry=bad).exists()
     bad.refresh_from_db()
     assert bad.pairing_override_by == organiser
@@ -212,5 +220,5 @@ def test_no_deck_override_once_the_event_is_finished():
     t, entries = make_tournament(entries=2, decks=False)
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     with pytest.raises(InvalidState) as exc:
-        services.entry_override_deck(entry=entries[0], reason="late")
+        services.entry_override_deck(actor=SYSTEM, entry=entries[0], reason="late")
     assert exc.value.code == "tournament_status"

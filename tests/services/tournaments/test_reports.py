@@ -18,6 +18,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +32,9 @@ def link(entry_id: int, user) -> None:
 
 def published(entries: int = 4, *, seed: int = 7) -> tuple[Tournament, Round]:
     t, _ = make_tournament(entries=entries, decks=False, owner=UserFactory(username="org"))
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_pair_next(tournament=t, seed=seed)
-    return t, services.round_publish(round=rnd)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=seed)
+    return t, services.round_publish(actor=SYSTEM, round=rnd)
 
 
 @pytest.fixture
@@ -64,7 +65,7 @@ def normal(games: list[dict]) -> list[dict]:
 
 def test_first_report_waits_for_the_opponent(setup):
     _t, _rnd, m, ua, _ub = setup
-    r = services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m))
+    r = services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
     assert r.status == RS.PENDING
     assert r.games == normal(hkk_games(m))
     assert not Game.objects.filter(match=m).exists()
@@ -72,8 +73,10 @@ def test_first_report_waits_for_the_opponent(setup):
 
 def test_agreeing_reports_record_the_games(setup):
     _t, _rnd, m, ua, ub = setup
-    first = services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m))
-    second = services.result_report_submit(match=m, entry=m.entry_b_id, user=ub, games=hkk_games(m))
+    first = services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
+    second = services.result_report_submit(
+        match=m, entry=m.entry_b_id, actor=ub, games=hkk_games(m)
+    )
     first.refresh_from_db()
     assert (first.status, second.status) == (RS.ACCEPTED, RS.ACCEPTED)
     assert second.resolved_by == ub and second.resolved_at is not None
@@ -95,17 +98,17 @@ def test_waived_right_is_reported_and_recorded(setup):
         {"number": 2, "winner": b, "first": a, "waived": True},
         {"number": 3, "winner": a, "first": a},
     ]
-    services.result_report_submit(match=m, entry=a, user=ua, games=games)
-    services.result_report_submit(match=m, entry=b, user=ub, games=games)
+    services.result_report_submit(match=m, entry=a, actor=ua, games=games)
+    services.result_report_submit(match=m, entry=b, actor=ub, games=games)
     g2 = Game.objects.get(match=m, number=2)
     assert (g2.right_holder_id, g2.waived, g2.first_id) == (b, True, a)
 
 
 def test_disagreement_marks_both_disputed(setup):
     t, _rnd, m, ua, ub = setup
-    mine = services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m))
+    mine = services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
     theirs = services.result_report_submit(
-        match=m, entry=m.entry_b_id, user=ub, games=hkk_games(m, ("a", "b", "b"))
+        match=m, entry=m.entry_b_id, actor=ub, games=hkk_games(m, ("a", "b", "b"))
     )
     mine.refresh_from_db()
     assert (mine.status, theirs.status) == (RS.DISPUTED, RS.DISPUTED)
@@ -116,20 +119,20 @@ def test_disagreement_marks_both_disputed(setup):
 def test_re_report_replaces_the_own_open_report(setup):
     _t, _rnd, m, ua, ub = setup
     old = services.result_report_submit(
-        match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m, ("b", "b", "b"))
+        match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m, ("b", "b", "b"))
     )
-    new = services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m))
+    new = services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
     old.refresh_from_db()
     assert old.status == RS.SUPERSEDED and new.status == RS.PENDING
     assert ResultReport.objects.filter(match=m, status__in=["pending", "disputed"]).count() == 1
     # A dispute is settled when one side re-reports what the other said.
     services.result_report_submit(
-        match=m, entry=m.entry_b_id, user=ub, games=hkk_games(m, ("a", "a", "b"))
+        match=m, entry=m.entry_b_id, actor=ub, games=hkk_games(m, ("a", "a", "b"))
     )
     new.refresh_from_db()
     assert new.status == RS.DISPUTED
     fixed = services.result_report_submit(
-        match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m, ("a", "a", "b"))
+        match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m, ("a", "a", "b"))
     )
     assert fixed.status == RS.ACCEPTED
     new.refresh_from_db()
@@ -141,11 +144,11 @@ def test_re_report_replaces_the_own_open_report(setup):
 def test_judge_confirms_one_side_of_a_dispute(setup):
     t, _rnd, m, ua, ub = setup
     judge = UserFactory(username="judge")
-    mine = services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m))
+    mine = services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
     theirs = services.result_report_submit(
-        match=m, entry=m.entry_b_id, user=ub, games=hkk_games(m, ("b", "b", "b"))
+        match=m, entry=m.entry_b_id, actor=ub, games=hkk_games(m, ("b", "b", "b"))
     )
-    confirmed = services.result_report_confirm(report=theirs, by=judge)
+    confirmed = services.result_report_confirm(report=theirs, actor=judge)
     mine.refresh_from_db()
     assert confirmed.status == RS.ACCEPTED and confirmed.resolved_by == judge
     assert mine.status == RS.SUPERSEDED
@@ -154,7 +157,7 @@ def test_judge_confirms_one_side_of_a_dispute(setup):
     ] * 3
     assert services.match_disputes(tournament=t) == []
     with pytest.raises(InvalidState) as exc:
-        services.result_report_confirm(report=mine, by=judge)
+        services.result_report_confirm(report=mine, actor=judge)
     assert exc.value.code == "report_closed"
 
 
@@ -163,12 +166,12 @@ def test_report_contradicting_a_recorded_game_is_disputed_and_confirm_corrects_i
     judge = UserFactory(username="judge")
     a, b = m.entry_a_id, m.entry_b_id
     services.game_record(
-        match=m, number=1, winner_entry=b, first_entry=a, right_holder_entry=a, recorded_by=judge
+        match=m, number=1, winner_entry=b, first_entry=a, right_holder_entry=a, actor=judge
     )
-    report = services.result_report_submit(match=m, entry=a, user=ua, games=hkk_games(m))
+    report = services.result_report_submit(match=m, entry=a, actor=ua, games=hkk_games(m))
     assert report.status == RS.DISPUTED
     assert services.match_disputes(tournament=m.round.tournament) == [m]
-    services.result_report_confirm(report=report, by=judge)
+    services.result_report_confirm(report=report, actor=judge)
     games = list(Game.objects.filter(match=m).order_by("number"))
     assert [g.winner_id for g in games] == [a, b, a]
     assert games[0].version == 2
@@ -184,20 +187,20 @@ def test_report_on_a_bye_is_rejected():
     user = UserFactory(username="byeplayer")
     link(bye.entry_a_id, user)
     with pytest.raises(InvalidState) as exc:
-        services.result_report_submit(match=bye, entry=bye.entry_a_id, user=user, games=[])
+        services.result_report_submit(match=bye, entry=bye.entry_a_id, actor=user, games=[])
     assert exc.value.code == "bye_match"
     assert not ResultReport.objects.exists()
 
 
 def test_report_on_an_unpublished_round_is_rejected():
     t, _ = make_tournament(entries=2, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_pair_next(tournament=t, seed=1)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
     m = rnd.matches.get()
     user = UserFactory(username="early")
     link(m.entry_a_id, user)
     with pytest.raises(InvalidState) as exc:
-        services.result_report_submit(match=m, entry=m.entry_a_id, user=user, games=hkk_games(m))
+        services.result_report_submit(match=m, entry=m.entry_a_id, actor=user, games=hkk_games(m))
     assert exc.value.code == "round_not_published"
     assert not ResultReport.objects.exists()
 
@@ -207,15 +210,16 @@ def test_report_on_a_finished_round_is_rejected(setup):
     for match in rnd.matches.filter(entry_b__isnull=False):
         for g in hkk_games(match):
             services.game_record(
+                actor=SYSTEM,
                 match=match,
                 number=g["number"],
                 winner_entry=g["winner"],
                 first_entry=g["first"],
                 right_holder_entry=g["first"],
             )
-    services.round_finish(round=rnd)
+    services.round_finish(actor=SYSTEM, round=rnd)
     with pytest.raises(InvalidState) as exc:
-        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m))
+        services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
     assert exc.value.code == "round_finished"
 
 
@@ -223,6 +227,7 @@ def test_report_after_the_result_is_recorded_is_rejected(setup):
     _t, _rnd, m, ua, _ub = setup
     for g in hkk_games(m):
         services.game_record(
+            actor=SYSTEM,
             match=m,
             number=g["number"],
             winner_entry=g["winner"],
@@ -230,7 +235,7 @@ def test_report_after_the_result_is_recorded_is_rejected(setup):
             right_holder_entry=g["first"],
         )
     with pytest.raises(InvalidState) as exc:
-        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=hkk_games(m))
+        services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
     assert exc.value.code == "match_complete"
 
 
@@ -239,16 +244,16 @@ def test_outsider_and_wrong_entry_are_rejected(setup):
     outsider = UserFactory(username="outsider")
     with pytest.raises(ValidationFailed) as exc:
         services.result_report_submit(
-            match=m, entry=m.entry_a_id, user=outsider, games=hkk_games(m)
+            match=m, entry=m.entry_a_id, actor=outsider, games=hkk_games(m)
         )
     assert exc.value.code == "not_your_entry"
     # ua plays entry A, not entry B.
     with pytest.raises(ValidationFailed) as exc:
-        services.result_report_submit(match=m, entry=m.entry_b_id, user=ua, games=hkk_games(m))
+        services.result_report_submit(match=m, entry=m.entry_b_id, actor=ua, games=hkk_games(m))
     assert exc.value.code == "not_your_entry"
     other = rnd.matches.exclude(pk=m.pk).filter(entry_b__isnull=False).first()
     with pytest.raises(ValidationFailed) as exc:
-        services.result_report_submit(match=m, entry=other.entry_a_id, user=ua, games=hkk_games(m))
+        services.result_report_submit(match=m, entry=other.entry_a_id, actor=ua, games=hkk_games(m))
     assert exc.value.code == "not_in_match"
     assert not ResultReport.objects.exists()
 
@@ -270,7 +275,7 @@ def test_games_breaking_the_rules_are_rejected_in_memory(setup, change, code):
     games = hkk_games(m)
     change(games, m)
     with pytest.raises(ValidationFailed) as exc:
-        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
+        services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=games)
     assert exc.value.params.get("reason", exc.value.code) == code
     assert not ResultReport.objects.exists()
 
@@ -278,11 +283,11 @@ def test_games_breaking_the_rules_are_rejected_in_memory(setup, change, code):
 def test_too_many_or_no_games_are_rejected(setup):
     _t, _rnd, m, ua, _ub = setup
     with pytest.raises(ValidationFailed) as exc:
-        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=[])
+        services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=[])
     assert exc.value.code == "invalid_report"
     games = hkk_games(m) + [{"number": 4, "winner": None, "first": m.entry_a_id}]
     with pytest.raises(InvalidState) as exc_state:
-        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
+        services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=games)
     assert exc_state.value.code == "too_many_games"
 
 
@@ -291,7 +296,7 @@ def test_games_breaking_the_first_player_rule_surface_game_record_errors(setup):
     games = hkk_games(m)
     games[1]["first"] = m.entry_a_id  # game 2 belongs to player 2 (B), not waived
     with pytest.raises(ValidationFailed) as exc:
-        services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
+        services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=games)
     assert exc.value.code == "first_player_mismatch"
     assert not ResultReport.objects.exists()
     assert not Game.objects.exists()
@@ -305,8 +310,8 @@ def test_one_choice_reports_record_the_score_with_details_not_reported(setup):
     _t, _rnd, m, ua, ub = setup
     games = services.outcome_games(match=m, result="2-1-0", die_roll_winner=m.entry_a_id)
     assert all(g["details_reported"] is False for g in games)
-    services.result_report_submit(match=m, entry=m.entry_a_id, user=ua, games=games)
-    report = services.result_report_submit(match=m, entry=m.entry_b_id, user=ub, games=games)
+    services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=games)
+    report = services.result_report_submit(match=m, entry=m.entry_b_id, actor=ub, games=games)
     assert report.status == RS.ACCEPTED
     recorded = list(Game.objects.filter(match=m).order_by("number"))
     assert [g.details_reported for g in recorded] == [False, False, False]

@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 A = TournamentAction.Kind
@@ -34,8 +35,10 @@ def _round_with_results() -> tuple[Tournament, Round, Match, Match]:
     """Four entries, round 1 published: table 1 played 2–1 by a judge (game 2 corrected once),
     table 2 has a die roll and a player's pending report."""
     t, _ = make_tournament(entries=4, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     x, y = Match.objects.filter(round=rnd).order_by("table")
     judge = UserFactory(username="judge")
     play(x, ["a", "a", "b"])
@@ -46,16 +49,16 @@ def _round_with_results() -> tuple[Tournament, Round, Match, Match]:
         winner_entry=x.entry_b_id,
         first_entry=g2.first_id,
         reason="slip misread",
-        recorded_by=judge,
+        actor=judge,
     )
-    services.match_set_die_roll(match=y, winner_entry=y.entry_a_id)
+    services.match_set_die_roll(actor=SYSTEM, match=y, winner_entry=y.entry_a_id)
     user = UserFactory(username="anna")
     Player.objects.filter(memberships__entry_id=y.entry_a_id).update(user=user)
     a, b = y.entry_a_id, y.entry_b_id
     services.result_report_submit(
         match=y,
         entry=a,
-        user=user,
+        actor=user,
         games=[
             {"number": 1, "winner": a, "first": a},
             {"number": 2, "winner": b, "first": b},
@@ -93,7 +96,7 @@ def _snapshot(t: Tournament) -> dict[str, Any]:
 def test_unpublish_with_results_is_refused_with_the_counts():
     t, rnd, _x, _y = _round_with_results()
     with pytest.raises(Conflict) as refused:
-        services.round_unpublish(round=rnd, reason="wrong tables")
+        services.round_unpublish(actor=SYSTEM, round=rnd, reason="wrong tables")
     assert refused.value.code == "round_has_results"
     assert refused.value.params == {"round": 1, "games": 3, "reports": 1, "rolls": 2}
     assert "3" in str(refused.value.message) and "delete_results" in refused.value.fields
@@ -105,7 +108,7 @@ def test_confirmed_unpublish_keeps_the_results_and_restores_them_exactly():
     organiser = UserFactory(username="org")
     t, rnd, x, y = _round_with_results()
     before = _snapshot(t)
-    services.round_unpublish(round=rnd, by=organiser, reason="wrong tables", delete_results=True)
+    services.round_unpublish(round=rnd, actor=organiser, reason="wrong tables", delete_results=True)
     assert not Game.objects.filter(match__round=rnd).exists()
     assert not ResultReport.objects.filter(match__round=rnd).exists()
     assert not Match.objects.filter(round=rnd).exclude(die_roll_winner=None).exists()
@@ -118,16 +121,16 @@ def test_confirmed_unpublish_keeps_the_results_and_restores_them_exactly():
     history = selectors.round_history(tournament=t, number=1)
     assert [h["restorable"] for h in history if h["action"] == action.pk] == [True]
     with pytest.raises(InvalidState) as draft:
-        services.round_results_restore(tournament=t, action_id=action.pk, by=organiser)
+        services.round_results_restore(tournament=t, action_id=action.pk, actor=organiser)
     assert draft.value.code == "round_not_published"
-    services.round_publish(round=rnd)
-    restored = services.round_results_restore(tournament=t, action_id=action.pk, by=organiser)
+    services.round_publish(actor=SYSTEM, round=rnd)
+    restored = services.round_results_restore(tournament=t, action_id=action.pk, actor=organiser)
     assert restored.kind == A.RESULTS_RESTORED and restored.params["games"] == 3
     assert _snapshot(t) == before
     history = selectors.round_history(tournament=t, number=1)
     assert not any(h["restorable"] for h in history)
     with pytest.raises(Conflict) as again:
-        services.round_results_restore(tournament=t, action_id=action.pk)
+        services.round_results_restore(actor=SYSTEM, tournament=t, action_id=action.pk)
     assert again.value.code == "results_already_restored"
     assert selectors.match_score(Match.objects.get(pk=x.pk)).complete
 
@@ -139,46 +142,50 @@ def test_a_draft_round_with_results_is_discarded_only_when_confirmed_and_restora
     Round.objects.filter(pk=rnd.pk).update(status=Round.Status.DRAFT)
     before = _snapshot(t)
     with pytest.raises(Conflict) as refused:
-        services.round_discard(round=rnd, reason="pair again", pair_again=True)
+        services.round_discard(actor=SYSTEM, round=rnd, reason="pair again", pair_again=True)
     assert refused.value.params["games"] == 3
     assert Round.objects.filter(pk=rnd.pk).exists()
-    gone = services.round_discard(round=rnd, reason="pair again", delete_results=True)
+    gone = services.round_discard(actor=SYSTEM, round=rnd, reason="pair again", delete_results=True)
     assert gone is None and not Round.objects.filter(pk=rnd.pk).exists()
     action = TournamentAction.objects.get(tournament=t, kind=A.ROUND_DISCARDED)
     assert sum(len(k["games"]) for k in action.params["deleted_results"]) == 3
     # Paired again with the recorded seed: the same entries meet again, in new match rows.
-    new = services.round_pair_next(tournament=t, seed=action.params["seed"])
+    new = services.round_pair_next(actor=SYSTEM, tournament=t, seed=action.params["seed"])
     assert not Match.objects.filter(pk=x.pk).exists()
     with pytest.raises(InvalidState):
-        services.round_results_restore(tournament=t, action_id=action.pk)
-    services.round_publish(round=new)
-    services.round_results_restore(tournament=t, action_id=action.pk)
+        services.round_results_restore(actor=SYSTEM, tournament=t, action_id=action.pk)
+    services.round_publish(actor=SYSTEM, round=new)
+    services.round_results_restore(actor=SYSTEM, tournament=t, action_id=action.pk)
     assert _snapshot(t) == before
 
 
 def test_restore_is_refused_where_the_pairings_changed_or_results_came_since():
     t, rnd, x, _y = _round_with_results()
-    services.round_unpublish(round=rnd, reason="wrong tables", delete_results=True)
+    services.round_unpublish(actor=SYSTEM, round=rnd, reason="wrong tables", delete_results=True)
     action = TournamentAction.objects.get(tournament=t, kind=A.ROUND_UNPUBLISHED)
-    services.round_swap_pairings(round=rnd, table_x=1, table_y=2, swap="b", reason="swap")
-    services.round_publish(round=rnd)
+    services.round_swap_pairings(
+        actor=SYSTEM, round=rnd, table_x=1, table_y=2, swap="b", reason="swap"
+    )
+    services.round_publish(actor=SYSTEM, round=rnd)
     with pytest.raises(Conflict) as blocked:
-        services.round_results_restore(tournament=t, action_id=action.pk)
+        services.round_results_restore(actor=SYSTEM, tournament=t, action_id=action.pk)
     assert blocked.value.code == "results_not_restorable"
     assert blocked.value.params["tables"] == [1, 2]
     assert not Game.objects.filter(match__round=rnd).exists()  # all or nothing
     with pytest.raises(NotFound) as missing:
-        services.round_results_restore(tournament=t, action_id=action.pk + 999)
+        services.round_results_restore(actor=SYSTEM, tournament=t, action_id=action.pk + 999)
     assert missing.value.code == "action_not_found"
 
 
 def test_a_result_in_a_discarded_round_is_refused_cleanly():
     """A judge's page loaded before the discard: the result finds no table (404), not a 500."""
     t, _ = make_tournament(entries=2, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_pair_next(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t)
     m = Match.objects.get(round=rnd)
-    services.round_discard(round=rnd, reason="again")
+    services.round_discard(actor=SYSTEM, round=rnd, reason="again")
     with pytest.raises(NotFound) as gone:
-        services.match_result_record(match=m, result="2-0-0", die_roll_winner=m.entry_a_id)
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="2-0-0", die_roll_winner=m.entry_a_id
+        )
     assert gone.value.code == "match_not_found"

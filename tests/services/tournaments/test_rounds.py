@@ -18,6 +18,7 @@ from tests.factories import (
 from tests.services.tournaments.helpers import finish_round, play, start_and_pair
 from tournaments import services
 from tournaments.models import DeckSubmission, Match, PairingChange, Round, RoundSeat, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -28,13 +29,13 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.usefixtures("hkk_catalogue")
 def test_full_event_of_eight_entries_over_three_rounds() -> None:
     t, entries = make_tournament(entries=8, planned_rounds=3)
-    t = services.tournament_start(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
     met: set[frozenset[int | None]] = set()
     for number in (1, 2, 3):
-        rnd = services.round_pair_next(tournament=t)
+        rnd = services.round_pair_next(actor=SYSTEM, tournament=t)
         assert rnd.number == number and rnd.status == Round.Status.DRAFT
         assert rnd.engine_version and 0 <= rnd.seed < 2**32
-        rnd = services.round_publish(round=rnd)
+        rnd = services.round_publish(actor=SYSTEM, round=rnd)
         pairs = [frozenset((m.entry_a_id, m.entry_b_id)) for m in rnd.matches.all()]
         assert len(pairs) == 4
         assert Counter(e for p in pairs for e in p) == Counter({e.pk: 1 for e in entries})
@@ -42,11 +43,11 @@ def test_full_event_of_eight_entries_over_three_rounds() -> None:
         met |= set(pairs)
         for i, m in enumerate(rnd.matches.order_by("table")):
             play(m, ["a", "b", "a"] if i % 2 else ["b", "b", None])
-        services.round_finish(round=rnd)
+        services.round_finish(actor=SYSTEM, round=rnd)
     with pytest.raises(InvalidState) as exc:
-        services.round_pair_next(tournament=t)
+        services.round_pair_next(actor=SYSTEM, tournament=t)
     assert exc.value.code == "planned_rounds_reached"
-    t = services.tournament_finish(tournament=t)
+    t = services.tournament_finish(actor=SYSTEM, tournament=t)
     rows = services.standings_compute(tournament=t)
     assert len(rows) == 8
     # 12 decided matches: 3 points each, and every game gives 2 points (a win or two draws).
@@ -88,7 +89,11 @@ def test_odd_field_gets_a_bye_worth_a_two_nil_win():
     assert rows[bye.entry_a_id].game_points == 4
     with pytest.raises(InvalidState) as exc:
         services.game_record(
-            match=bye, number=1, winner_entry=bye.entry_a_id, first_entry=bye.entry_a_id
+            actor=SYSTEM,
+            match=bye,
+            number=1,
+            winner_entry=bye.entry_a_id,
+            first_entry=bye.entry_a_id,
         )
     assert exc.value.code == "bye_match"
     nxt = services.match_next_right(match=bye)
@@ -99,7 +104,7 @@ def test_pairing_twice_while_round_open_is_a_conflict():
     t, _ = make_tournament(entries=4, decks=False)
     t, rnd = start_and_pair(t)
     with pytest.raises(Conflict) as exc:
-        services.round_pair_next(tournament=t)
+        services.round_pair_next(actor=SYSTEM, tournament=t)
     assert exc.value.code == "round_in_progress"
     assert t.rounds.count() == 1
 
@@ -110,19 +115,19 @@ def test_round_finish_requires_every_result():
     first = rnd.matches.order_by("table").first()
     play(first, ["a", "a", "a"])
     with pytest.raises(InvalidState) as exc:
-        services.round_finish(round=rnd)
+        services.round_finish(actor=SYSTEM, round=rnd)
     assert exc.value.code == "matches_incomplete" and exc.value.params["tables"] == [2]
 
 
 def test_swap_in_a_draft_round_is_recorded():
     t, _ = make_tournament(entries=4, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_pair_next(tournament=t)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_pair_next(actor=SYSTEM, tournament=t)
     m1, m2 = rnd.matches.order_by("table")
     b1, b2 = m1.entry_b_id, m2.entry_b_id
     organiser = UserFactory()
     services.round_swap_pairings(
-        round=rnd, table_x=1, table_y=2, swap="b", by=organiser, reason="team-mates"
+        round=rnd, table_x=1, table_y=2, swap="b", actor=organiser, reason="team-mates"
     )
     m1.refresh_from_db()
     m2.refresh_from_db()
@@ -132,11 +137,11 @@ def test_swap_in_a_draft_round_is_recorded():
     assert change.changed_by == organiser and change.reason == "team-mates"
     assert change.before[0]["b"] == b1 and change.after[0]["b"] == b2
     with pytest.raises(NotFound) as exc:
-        services.round_swap_pairings(round=rnd, table_x=1, table_y=9, swap="a")
+        services.round_swap_pairings(actor=SYSTEM, round=rnd, table_x=1, table_y=9, swap="a")
     assert exc.value.code == "table_not_in_round"
-    services.round_publish(round=rnd)
+    services.round_publish(actor=SYSTEM, round=rnd)
     with pytest.raises(InvalidState) as exc:
-        services.round_swap_pairings(round=rnd, table_x=1, table_y=2, swap="a")
+        services.round_swap_pairings(actor=SYSTEM, round=rnd, table_x=1, table_y=2, swap="a")
     assert exc.value.code == "round_not_draft"
     assert PairingChange.objects.count() == 1
 
@@ -145,7 +150,7 @@ def test_relaxations_are_explained():
     t, _ = make_tournament(entries=2, decks=False, planned_rounds=2)
     t, rnd = start_and_pair(t)
     finish_round(rnd)
-    rnd2 = services.round_pair_next(tournament=t)
+    rnd2 = services.round_pair_next(actor=SYSTEM, tournament=t)
     assert [r["code"] for r in rnd2.relaxations] == ["rematch"]
     with translation.override("en"):
         explained = services.round_relaxations(rnd2)
@@ -175,7 +180,7 @@ def test_drop_takes_effect_from_the_next_round_and_stays_in_standings():
     finish_round(rnd)
     t.planned_rounds = 3
     t.save()
-    rnd2 = services.round_pair_next(tournament=t)
+    rnd2 = services.round_pair_next(actor=SYSTEM, tournament=t)
     assert not RoundSeat.objects.filter(round=rnd2, entry=leaver).exists()
     assert RoundSeat.objects.filter(round=rnd2).count() == 3
     rows = {r.entry: r for r in services.standings_compute(tournament=t)}
@@ -190,7 +195,7 @@ def test_pair_team_drops_as_one():
     finish_round(rnd)
     t.planned_rounds = 2
     t.save()
-    rnd2 = services.round_pair_next(tournament=t)
+    rnd2 = services.round_pair_next(actor=SYSTEM, tournament=t)
     assert set(RoundSeat.objects.filter(round=rnd2).values_list("entry", flat=True)) == {
         t2.pk,
         t3.pk,
@@ -209,10 +214,10 @@ def test_late_entry_until_the_cutoff_round():
     assert cand[late.pk].match_points == 0 and not cand[late.pk].opponents
     assert cand[late.pk].rank == 5 and cand[late.pk].byes == 0
     assert not DeckSubmission.objects.get(member__entry=late, is_current=True).locked
-    rnd2 = services.round_pair_next(tournament=t)
+    rnd2 = services.round_pair_next(actor=SYSTEM, tournament=t)
     assert RoundSeat.objects.filter(round=rnd2, entry=late).exists()
     assert DeckSubmission.objects.get(member__entry=late, is_current=True).locked
-    services.round_publish(round=rnd2)
+    services.round_publish(actor=SYSTEM, round=rnd2)
     finish_round(rnd2)
     with pytest.raises(InvalidState) as exc:
         services.entry_register_late(tournament=t, player="Too late")
@@ -225,8 +230,8 @@ def test_late_entry_without_a_list_cannot_be_paired():
     late = services.entry_register_late(tournament=t, player="No list")
     finish_round(rnd)
     with pytest.raises(ValidationFailed) as exc:
-        services.round_pair_next(tournament=t)
+        services.round_pair_next(actor=SYSTEM, tournament=t)
     assert exc.value.code == "entries_without_legal_list"
     assert t.rounds.count() == 1
-    services.entry_override_deck(entry=late, reason="list on paper")
-    assert services.round_pair_next(tournament=t).number == 2
+    services.entry_override_deck(actor=SYSTEM, entry=late, reason="list on paper")
+    assert services.round_pair_next(actor=SYSTEM, tournament=t).number == 2

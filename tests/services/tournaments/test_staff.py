@@ -8,6 +8,7 @@ from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFa
 from tests.factories import UserFactory, make_tournament
 from tournaments import permissions, services
 from tournaments.models import EntryMember, Player, StaffRole, Tournament
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +26,10 @@ def fresh(user):
 def test_appoint_judge_then_promote_to_co_organiser(owner):
     t, _ = make_tournament(owner=owner)
     kata = UserFactory(username="kata")
-    staff = services.staff_appoint(tournament=t, user=kata, role="judge", by=owner)
+    staff = services.staff_appoint(tournament=t, user=kata, role="judge", actor=owner)
     assert (staff.role, staff.appointed_by) == ("judge", owner)
     assert permissions.can_judge(fresh(kata), t) and not permissions.can_manage(fresh(kata), t)
-    again = services.staff_appoint(tournament=t, user=kata, role="organiser", by=owner)
+    again = services.staff_appoint(tournament=t, user=kata, role="organiser", actor=owner)
     assert again.pk == staff.pk and again.role == "organiser"
     assert StaffRole.objects.filter(tournament=t).count() == 1
     assert permissions.can_manage(fresh(kata), t)
@@ -38,10 +39,10 @@ def test_appoint_judge_then_promote_to_co_organiser(owner):
 def test_appoint_refuses_the_owner_and_unknown_roles(owner):
     t, _ = make_tournament(owner=owner)
     with pytest.raises(ValidationFailed) as exc:
-        services.staff_appoint(tournament=t, user=owner, role="judge", by=owner)
+        services.staff_appoint(tournament=t, user=owner, role="judge", actor=owner)
     assert exc.value.code == "owner_is_organiser"
     with pytest.raises(ValidationFailed) as exc:
-        services.staff_appoint(tournament=t, user=UserFactory(), role="player", by=owner)
+        services.staff_appoint(tournament=t, user=UserFactory(), role="player", actor=owner)
     assert exc.value.code == "invalid_role"
     assert not StaffRole.objects.exists()
 
@@ -49,12 +50,12 @@ def test_appoint_refuses_the_owner_and_unknown_roles(owner):
 def test_remove_staff(owner):
     t, _ = make_tournament(owner=owner)
     kata = UserFactory(username="kata")
-    services.staff_appoint(tournament=t, user=kata, role="judge", by=owner)
-    services.staff_remove(tournament=t, user=kata, by=owner)
+    services.staff_appoint(tournament=t, user=kata, role="judge", actor=owner)
+    services.staff_remove(tournament=t, user=kata, actor=owner)
     assert not StaffRole.objects.exists()
     assert not permissions.can_judge(fresh(kata), t)
     with pytest.raises(NotFound) as exc:
-        services.staff_remove(tournament=t, user=kata, by=owner)
+        services.staff_remove(tournament=t, user=kata, actor=owner)
     assert exc.value.code == "staff_not_found"
 
 
@@ -62,7 +63,7 @@ def test_roles_are_per_tournament(owner):
     t, _ = make_tournament(owner=owner)
     other, _ = make_tournament(owner=UserFactory(username="rival"))
     kata = UserFactory(username="kata")
-    services.staff_appoint(tournament=t, user=kata, role="judge", by=owner)
+    services.staff_appoint(tournament=t, user=kata, role="judge", actor=owner)
     assert permissions.can_judge(fresh(kata), t)
     assert not permissions.can_judge(fresh(kata), other)
 
@@ -105,7 +106,7 @@ def test_self_register_only_while_registration_is_open(owner):
         services.entry_self_register(tournament=draft, user=user)
     assert exc.value.code == "registration_closed"
     running, _ = make_tournament(owner=owner, entries=2, decks=False)
-    services.tournament_start(tournament=running)
+    services.tournament_start(actor=SYSTEM, tournament=running)
     with pytest.raises(InvalidState) as exc:
         services.entry_self_register(tournament=running, user=user)
     assert exc.value.code == "late_entry_closed"
@@ -114,8 +115,8 @@ def test_self_register_only_while_registration_is_open(owner):
 
 def test_self_register_late_follows_the_cut_off(owner):
     t, _ = make_tournament(owner=owner, entries=2, decks=False, late_entry_cutoff_round=2)
-    t = services.tournament_start(tournament=t)
-    services.round_pair_next(tournament=t, seed=1)
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
     entry = services.entry_self_register(tournament=t, user=UserFactory(username="late"))
     assert entry.registered_round == 2
 

@@ -34,6 +34,7 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
+from tournaments.permissions import SYSTEM
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -88,8 +89,10 @@ def _race(first: Callable[[], Any], second: Callable[[], Any]) -> tuple[Any, Any
 def _published_table() -> tuple[Tournament, Round, Match]:
     """A running event of two entries with round 1 published: one table, nothing recorded."""
     t, _ = make_tournament(entries=2, decks=False)
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
+    )
     return t, rnd, Match.objects.get(round=rnd)
 
 
@@ -110,13 +113,14 @@ def _writer(kind: str, m: Match) -> tuple[Callable[[], Any], int]:
     if kind == "slip":
         return (
             lambda: services.match_result_record(
-                match=Match.objects.get(pk=m.pk), result="2-1-0", die_roll_winner=a
+                actor=SYSTEM, match=Match.objects.get(pk=m.pk), result="2-1-0", die_roll_winner=a
             ),
             3,
         )
     if kind == "game":
         return (
             lambda: services.game_record(
+                actor=SYSTEM,
                 match=Match.objects.get(pk=m.pk),
                 number=1,
                 winner_entry=a,
@@ -130,12 +134,12 @@ def _writer(kind: str, m: Match) -> tuple[Callable[[], Any], int]:
     if kind == "report":
         return (
             lambda: services.result_report_submit(
-                match=Match.objects.get(pk=m.pk), entry=a, user=user, games=_games(m)
+                match=Match.objects.get(pk=m.pk), entry=a, actor=user, games=_games(m)
             ),
             0,
         )
-    report = services.result_report_submit(match=m, entry=a, user=user, games=_games(m))
-    return lambda: services.result_report_confirm(report=report, by=UserFactory()), 3
+    report = services.result_report_submit(match=m, entry=a, actor=user, games=_games(m))
+    return lambda: services.result_report_confirm(report=report, actor=UserFactory()), 3
 
 
 def _archived_games(t: Tournament) -> int:
@@ -161,7 +165,9 @@ def test_a_result_being_written_keeps_its_round_published(kind, repeat):
     write, games = _writer(kind, m)
 
     def unpublish():
-        return services.round_unpublish(round=Round.objects.get(pk=rnd.pk), reason="wrong tables")
+        return services.round_unpublish(
+            actor=SYSTEM, round=Round.objects.get(pk=rnd.pk), reason="wrong tables"
+        )
 
     written, refused, waited = _race(write, unpublish)
     assert not isinstance(written, Exception), written
@@ -185,7 +191,10 @@ def test_a_result_after_an_unpublish_is_refused(kind, repeat):
 
     def unpublish():
         return services.round_unpublish(
-            round=Round.objects.get(pk=rnd.pk), reason="wrong tables", delete_results=True
+            actor=SYSTEM,
+            round=Round.objects.get(pk=rnd.pk),
+            reason="wrong tables",
+            delete_results=True,
         )
 
     unpublished, refused, waited = _race(unpublish, write)
@@ -208,10 +217,12 @@ def test_a_result_during_a_discard_finds_no_table(kind, repeat):
     then finds the round gone (``match_not_found``), never writes into it."""
     t, rnd, m = _published_table()
     write, _games_written = _writer(kind, m)
-    services.round_unpublish(round=rnd, reason="wrong tables")
+    services.round_unpublish(actor=SYSTEM, round=rnd, reason="wrong tables")
 
     def discard():
-        return services.round_discard(round=Round.objects.get(pk=rnd.pk), reason="pair again")
+        return services.round_discard(
+            actor=SYSTEM, round=Round.objects.get(pk=rnd.pk), reason="pair again"
+        )
 
     discarded, refused, waited = _race(discard, write)
     assert discarded is None
@@ -224,8 +235,10 @@ def test_a_result_during_a_discard_finds_no_table(kind, repeat):
 def _finished_event() -> tuple[Tournament, Match]:
     """A running event whose only round is finished (2–1 recorded at its one table)."""
     t, rnd, m = _published_table()
-    services.match_result_record(match=m, result="2-1-0", die_roll_winner=m.entry_a_id)
-    services.round_finish(round=rnd)
+    services.match_result_record(
+        actor=SYSTEM, match=m, result="2-1-0", die_roll_winner=m.entry_a_id
+    )
+    services.round_finish(actor=SYSTEM, round=rnd)
     return t, m
 
 
@@ -234,6 +247,7 @@ def _correct_game_1(m: Match) -> Callable[[], Game]:
     die-roll winner, who went first. Game 1, since a later game's right cannot be taken from
     a slip's games, whose details were not reported."""
     return lambda: services.game_correct(
+        actor=SYSTEM,
         game=selectors.game_at(match=Match.objects.get(pk=m.pk), number=1),
         winner_entry=m.entry_a_id,
         first_entry=m.entry_a_id,
@@ -247,7 +261,7 @@ def test_a_correction_being_written_lands_before_the_event_finishes(repeat):
     the corrected game; a correction after that is refused (``tournament_finished``)."""
     t, m = _finished_event()
     corrected, finished, waited = _race(
-        _correct_game_1(m), lambda: services.tournament_finish(tournament=t)
+        _correct_game_1(m), lambda: services.tournament_finish(actor=SYSTEM, tournament=t)
     )
     assert isinstance(corrected, Game)
     assert isinstance(finished, Tournament) and finished.status == Tournament.Status.FINISHED
@@ -264,7 +278,7 @@ def test_a_correction_after_the_event_finished_is_refused(repeat):
     event and is refused (``tournament_finished``); the game is unchanged."""
     t, m = _finished_event()
     finished, refused, waited = _race(
-        lambda: services.tournament_finish(tournament=t), _correct_game_1(m)
+        lambda: services.tournament_finish(actor=SYSTEM, tournament=t), _correct_game_1(m)
     )
     assert isinstance(finished, Tournament)
     assert isinstance(refused, InvalidState) and refused.code == "tournament_finished", refused
@@ -305,8 +319,12 @@ def test_plain_concurrent_pairs_lose_nothing(kind):
         write, games = _writer(kind, m)
 
         def fix(rnd: Round = rnd) -> None:
-            services.round_unpublish(round=Round.objects.get(pk=rnd.pk), reason="wrong tables")
-            services.round_discard(round=Round.objects.get(pk=rnd.pk), reason="pair again")
+            services.round_unpublish(
+                actor=SYSTEM, round=Round.objects.get(pk=rnd.pk), reason="wrong tables"
+            )
+            services.round_discard(
+                actor=SYSTEM, round=Round.objects.get(pk=rnd.pk), reason="pair again"
+            )
 
         written, fixed = _plain_pair(write, fix)
         landed = not isinstance(written, Exception)

@@ -45,6 +45,7 @@ from decks.services.validation import deck_validate
 from hkk_tournament.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Entry, Match, Tournament
+from tournaments.permissions import SYSTEM
 
 #: The organiser's recorded reason for accepting an unverified sample list.
 APPROVAL = "Simulation: the bundled sample list cannot be verified with the partial card data."
@@ -213,11 +214,15 @@ def _register(
             # The partner uses the same rule card: docs/rules.md §7 (HKK pair tournaments).
             rule_card = rc or ""
             sub = services.deck_submit(
-                tournament=tournament, entry=entry, player=member.player, text=text
+                actor=SYSTEM, tournament=tournament, entry=entry, player=member.player, text=text
             )
             if sub.status == Verdict.UNVERIFIED:
                 services.deck_approve_unverified(
-                    tournament=tournament, entry=entry, submission_id=sub.pk, reason=APPROVAL
+                    actor=SYSTEM,
+                    tournament=tournament,
+                    entry=entry,
+                    submission_id=sub.pk,
+                    reason=APPROVAL,
                 )
     return entries
 
@@ -232,13 +237,15 @@ def _play_rounds(
 ) -> None:
     """Pair, publish, play and finish ``rounds`` rounds; drop entries after their round."""
     for number in range(1, rounds + 1):
-        rnd = services.round_pair_next(tournament=tournament, seed=rng.getrandbits(32))
-        rnd = services.round_publish(round=rnd)
+        rnd = services.round_pair_next(
+            actor=SYSTEM, tournament=tournament, seed=rng.getrandbits(32)
+        )
+        rnd = services.round_publish(actor=SYSTEM, round=rnd)
         for match in rnd.matches.order_by("table"):
             if match.entry_b_id is None:
                 continue
             _play_match(match, rng)
-        services.round_finish(round=rnd)
+        services.round_finish(actor=SYSTEM, round=rnd)
         for entry in entries:
             if drops.get(entry.pk) == number:
                 services.entry_drop(entry=entry, after_round=number)
@@ -268,16 +275,16 @@ def simulate(
         kind=Tournament.Kind.PAIR if pairs else Tournament.Kind.INDIVIDUAL,
         settings=services.TournamentSettings(planned_rounds=rounds),
     )
-    services.tournament_open_registration(tournament=tournament)
+    services.tournament_open_registration(actor=SYSTEM, tournament=tournament)
     entries = _register(tournament, players=players, pairs=pairs, rng=rng, cards=cards)
     drop_count = round(players / 10)
     drops: dict[int, int] = {}
     if rounds > 1 and drop_count:
         for entry in rng.sample(entries, k=drop_count):
             drops[entry.pk] = rng.randint(1, rounds - 1)
-    tournament = services.tournament_start(tournament=tournament)
+    tournament = services.tournament_start(actor=SYSTEM, tournament=tournament)
     _play_rounds(tournament, entries, rounds=rounds, drops=drops, rng=rng)
-    services.tournament_finish(tournament=tournament)
+    services.tournament_finish(actor=SYSTEM, tournament=tournament)
     export = services.tournament_export(tournament=tournament)
     return _renumber(export, [e.pk for e in entries])
 
@@ -294,7 +301,7 @@ def _play_match(match: Match, rng: random.Random) -> None:
     structure = match.round.tournament.structure
     agree = structure.reroll_game3_available and rng.random() < 0.1
     services.match_set_die_roll(
-        match=match, winner_entry=rng.choice((a, b)), reroll_game3_agreed=agree
+        actor=SYSTEM, match=match, winner_entry=rng.choice((a, b)), reroll_game3_agreed=agree
     )
     number = 0
     while True:
@@ -315,6 +322,7 @@ def _play_match(match: Match, rng: random.Random) -> None:
         if structure.scored and winner is not None and structure.game_score_max is not None:
             score = rng.randint(1, structure.game_score_max)
         services.game_record(
+            actor=SYSTEM,
             match=match,
             number=number,
             winner_entry=winner,
