@@ -84,7 +84,8 @@ def test_a_toy_game_and_format_through_the_registry_and_data_alone(toy_game):
     # Best of five: three wins decide the match; a fourth game is refused.
     services.match_set_die_roll(match=m, winner_entry=a)
     for number in (1, 2, 3):
-        services.game_record(match=m, number=number, winner_entry=a, first_entry=a)
+        holder = services.match_next_right(match=m).holder  # chooses to start
+        services.game_record(match=m, number=number, winner_entry=a, first_entry=holder)
     with pytest.raises(InvalidState) as exc:
         services.game_record(match=m, number=4, winner_entry=b, first_entry=b)
     assert exc.value.code == "match_already_decided"
