@@ -57,6 +57,7 @@ from tournaments.selectors.matches import (
     match_records,
     match_score,
     match_state,
+    match_tallies,
     tournament_matches,
 )
 from tournaments.selectors.paging import (
@@ -187,6 +188,7 @@ __all__ = [
     "match_get",
     "match_of_entry",
     "match_records",
+    "match_tallies",
     "match_reports",
     "match_score",
     "match_state",
