@@ -197,6 +197,20 @@ def _measure(event: int) -> dict[str, float]:
     return out
 
 
+def _cold_run(event: int, attempts: int = 5) -> dict[str, float]:
+    """:func:`_measure` in a new process; retried when it fails (a shared database server may
+    refuse a connection for a moment: "too many clients")."""
+    for attempt in range(1, attempts + 1):
+        done = subprocess.run(
+            [sys.executable, __file__, "--measure", str(event)], capture_output=True, text=True
+        )
+        if done.returncode == 0:
+            return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+        print(f"  measuring failed (attempt {attempt}): {done.stderr.strip().splitlines()[-1]}")
+        time.sleep(5)
+    raise SystemExit("measuring failed")
+
+
 def _line(label: str, runs: list[dict[str, float]], key: str) -> str:
     walls = [r[f"{key}_wall"] for r in runs]
     cpus = [r[f"{key}_cpu"] for r in runs]
@@ -234,13 +248,7 @@ def main() -> None:
         if run > 1:
             _change(event, args.changes, rng)
             connection.close()
-        done = subprocess.run(
-            [sys.executable, __file__, "--measure", str(event)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        runs.append(_cold_run(event))
         r = runs[-1]
         print(
             f"run {run}: standings_compute {r['standings_wall']:.3f} s wall / "

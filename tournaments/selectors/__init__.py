@@ -58,6 +58,7 @@ from tournaments.selectors.matches import (
     match_score,
     match_state,
     match_tallies,
+    plain_rows,
     tournament_matches,
 )
 from tournaments.selectors.paging import (
@@ -189,6 +190,7 @@ __all__ = [
     "match_of_entry",
     "match_records",
     "match_tallies",
+    "plain_rows",
     "match_reports",
     "match_score",
     "match_state",

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Count, F, Q
+from django.db import connections
+from django.db.models import Count, F, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import NotFound
@@ -199,7 +201,7 @@ def _complete_match_rows(
     per_match = tournament.games_per_match
     needed = per_match // 2 + 1
     stop = tournament.stop_at_two_wins
-    rows = (
+    query = (
         Match.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)
         .exclude(round__stage=Round.Stage.TOP_CUT)
@@ -219,12 +221,22 @@ def _complete_match_rows(
             "b_wins",
         )
     )
-    for number, a, b, ended_at_time, played, a_wins, b_wins in rows:
+    for number, a, b, ended_at_time, played, a_wins, b_wins in plain_rows(query):
         if b is not None:
             over = played >= per_match or (stop and max(a_wins, b_wins) >= needed)
             if not (over or (ended_at_time and played)):
                 continue
         yield number, a, b, a_wins, b_wins, played
+
+
+def plain_rows(query: QuerySet[Any, Any]) -> list[tuple[Any, ...]]:
+    """The rows of a ``values_list`` ``query`` as the database driver returns them: one
+    ``fetchall``, no per-row work of the ORM. Only for columns that need no conversion
+    (integers, booleans, text): what ``values_list`` would give on PostgreSQL."""
+    sql, params = query.query.sql_with_params()
+    with connections[query.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def match_tallies(tournament: Tournament) -> list[TallyRow]:

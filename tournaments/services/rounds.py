@@ -59,7 +59,7 @@ def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> lis
     history = Match.objects.filter(round__tournament=tournament).values_list(
         "entry_a_id", "entry_b_id"
     )
-    for a, b in history:
+    for a, b in selectors.plain_rows(history):
         if b is None:
             if a in byes:
                 byes[a] += 1
