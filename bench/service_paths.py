@@ -197,7 +197,7 @@ def _measure(event: int) -> dict[str, float]:
     return out
 
 
-def _cold_run(event: int, attempts: int = 5) -> dict[str, float]:
+def _cold_run(event: int, attempts: int = 60) -> dict[str, float]:
     """:func:`_measure` in a new process; retried when it fails (a shared database server may
     refuse a connection for a moment: "too many clients")."""
     for attempt in range(1, attempts + 1):
@@ -207,7 +207,7 @@ def _cold_run(event: int, attempts: int = 5) -> dict[str, float]:
         if done.returncode == 0:
             return dict(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"  measuring failed (attempt {attempt}): {done.stderr.strip().splitlines()[-1]}")
-        time.sleep(5)
+        time.sleep(10)
     raise SystemExit("measuring failed")
 
 
