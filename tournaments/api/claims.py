@@ -5,12 +5,12 @@ signed-in user)."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from hkk_tournament.web.schema import ErrorResponseSerializer
-from hkk_tournament.web.throttling import failures_counted
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.web.schema import ErrorResponseSerializer
+from hkk_tournament.web.throttling import failures_counted
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, TournamentApi, _reason, require_authenticated
 

@@ -121,6 +121,13 @@ class MatchTally:
     forfeit: bool = False
 
 
+#: One counted match as the standings' fast path reads it (plain values, as a database row
+#: gives them): ``(a, b, a_wins, b_wins, games, forfeit)`` with the meanings of
+#: :class:`MatchTally` (``b`` ``None``: a bye, or with ``forfeit`` a missed round scored as a
+#: loss; ``games`` 0: no game recorded yet, not counted).
+TallyRow = tuple[EntryId, EntryId | None, int, int, int, bool]
+
+
 @dataclass(frozen=True, slots=True)
 class PairingCandidate:
     """What Swiss pairing knows about one active entry before a round.

@@ -9,9 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from hkk_tournament.web.downloads import csv_response
 
 from hkk_tournament.errors import error_message
+from hkk_tournament.web.downloads import csv_response
 from tournaments import selectors, services
 from tournaments.pages.common import FORM_ERRORS, judged_tournament
 from tournaments.pages.event_day_forms import PenaltyForm

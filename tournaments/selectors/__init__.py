@@ -57,6 +57,8 @@ from tournaments.selectors.matches import (
     match_records,
     match_score,
     match_state,
+    match_tallies,
+    plain_rows,
     tournament_matches,
 )
 from tournaments.selectors.paging import (
@@ -187,6 +189,8 @@ __all__ = [
     "match_get",
     "match_of_entry",
     "match_records",
+    "match_tallies",
+    "plain_rows",
     "match_reports",
     "match_score",
     "match_state",

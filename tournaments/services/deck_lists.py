@@ -425,9 +425,22 @@ def require_pairable(entries: Sequence[Entry]) -> None:
 
 
 def lock_lists(entries: Sequence[Entry]) -> None:
-    """Lock the current list of every member of ``entries`` (the accepted snapshot)."""
-    now = timezone.now()
-    ids = [e.pk for e in entries]
-    DeckSubmission.objects.filter(member__entry_id__in=ids, is_current=True, locked=False).exclude(
-        member__decks__locked=True
-    ).update(locked=True, locked_at=now)
+    """Lock the current list of every member of ``entries`` (all of one tournament: the
+    accepted snapshot). The lists still to lock are looked up by tournament (few once the
+    event runs, and no statement with one parameter per entry of a 4,096 field), then locked
+    by id under the same conditions."""
+    if not entries:
+        return
+    wanted = {e.pk for e in entries}
+    pending = (
+        DeckSubmission.objects.filter(
+            member__tournament_id=entries[0].tournament_id, is_current=True, locked=False
+        )
+        .exclude(member__decks__locked=True)
+        .values_list("pk", "member__entry_id")
+    )
+    ids = [pk for pk, entry in pending if entry in wanted]
+    if ids:
+        DeckSubmission.objects.filter(pk__in=ids, is_current=True, locked=False).exclude(
+            member__decks__locked=True
+        ).update(locked=True, locked_at=timezone.now())

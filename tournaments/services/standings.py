@@ -39,11 +39,13 @@ def _listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
 def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
     """Standings from the complete matches: match points, then the tournament's ordered
     tiebreakers (exact ``Fraction`` values); a true tie shares the rank. Entries that dropped
-    after the event began stay listed (``dropped``). Read-only, no transaction needed."""
+    after the event began stay listed (``dropped``). Read-only, no transaction needed. The
+    results are read as plain rows (``selectors.match_tallies``) and ranked in integers
+    (``standings.rank_tallies``)."""
     listed, dropped = _listed_entries(tournament)
-    return standings_domain.compute_standings(
+    return standings_domain.rank_tallies(
         listed,
-        selectors.match_records(tournament),
+        selectors.match_tallies(tournament),
         scoring=scoring_for(tournament),
         tiebreakers=tournament.tiebreakers,
         games_per_match=tournament.structure.games_per_match,

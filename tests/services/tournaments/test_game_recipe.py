@@ -23,6 +23,7 @@ from tournaments.domain.games import GAMES, GameRules, register_game
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.domain.standings import MTR_TIEBREAKERS
 from tournaments.pages import printouts
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -70,8 +71,10 @@ def test_a_toy_game_and_format_through_the_registry_and_data_alone(toy_game):
     assert body["match_structure"] == TOY_STRUCTURE.to_dict()
 
     # The event page states five games; the slips print one line per game and the policy.
-    t = services.tournament_start(tournament=t)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t, seed=1))
+    t = services.tournament_start(actor=SYSTEM, tournament=t)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
     page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert "Games per match" in page and "<dd>5</dd>" in page
     m = rnd.matches.get()
@@ -82,12 +85,14 @@ def test_a_toy_game_and_format_through_the_registry_and_data_alone(toy_game):
     assert "5" in slips
 
     # Best of five: three wins decide the match; a fourth game is refused.
-    services.match_set_die_roll(match=m, winner_entry=a)
+    services.match_set_die_roll(actor=SYSTEM, match=m, winner_entry=a)
     for number in (1, 2, 3):
         holder = services.match_next_right(match=m).holder  # chooses to start
-        services.game_record(match=m, number=number, winner_entry=a, first_entry=holder)
+        services.game_record(
+            actor=SYSTEM, match=m, number=number, winner_entry=a, first_entry=holder
+        )
     with pytest.raises(InvalidState) as exc:
-        services.game_record(match=m, number=4, winner_entry=b, first_entry=b)
+        services.game_record(actor=SYSTEM, match=m, number=4, winner_entry=b, first_entry=b)
     assert exc.value.code == "match_already_decided"
 
     # The standings: the winner first, with the game's tiebreaker columns.
