@@ -44,6 +44,8 @@ LOCK_SECONDS = 30
 WAIT_SECONDS = 2.0
 #: Seconds a stored rendering is kept (renewed each time a new version is rendered).
 KEEP_SECONDS = 3600
+#: Seconds a search's rendering is kept (a name is looked for a few times, not all day).
+SEARCH_KEEP_SECONDS = 300
 #: Seconds a public answer may be reused by browsers and proxies without asking.
 PUBLIC_MAX_AGE = 10
 
@@ -59,30 +61,36 @@ class Stored:
     etag: str
 
 
-def _store(key: str, version: str, render: Callable[[], HttpResponse]) -> Stored | None:
-    """Render and keep ``key``'s ``version`` (only a 200 is kept; ``None`` otherwise)."""
+def _store(
+    key: str, version: str, render: Callable[[], HttpResponse], keep: int = KEEP_SECONDS
+) -> Stored | None:
+    """Render and keep ``key``'s ``version`` for ``keep`` seconds (only a 200 is kept; ``None``
+    otherwise)."""
     response = render()
     if response.status_code != 200:
         return None
     body = bytes(response.content)
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     stored = Stored(version, body, response["Content-Type"], etag)
-    cache.set(key, stored, KEEP_SECONDS)
+    cache.set(key, stored, keep)
     return stored
 
 
-def current(key: str, version: str, render: Callable[[], HttpResponse]) -> Stored | None:
+def current(
+    key: str, version: str, render: Callable[[], HttpResponse], keep: int = KEEP_SECONDS
+) -> Stored | None:
     """The rendering of ``key`` to answer with: the stored one when its version is
     ``version``, else rendered by this process if it gets the key's lock, else the previous
     rendering (or, with none, another process's first rendering, waited for). ``None`` when
-    the render did not answer 200 (the caller answers with the render's own response)."""
+    the render did not answer 200 (the caller answers with the render's own response). A new
+    rendering is kept ``keep`` seconds."""
     stored = cache.get(key)
     if isinstance(stored, Stored) and stored.version == version:
         return stored
     lock = f"{key}:lock"
     if cache.add(lock, 1, LOCK_SECONDS):
         try:
-            return _store(key, version, render)
+            return _store(key, version, render, keep)
         finally:
             cache.delete(lock)
     if isinstance(stored, Stored):
@@ -93,7 +101,7 @@ def current(key: str, version: str, render: Callable[[], HttpResponse]) -> Store
         stored = cache.get(key)
         if isinstance(stored, Stored):
             return stored
-    return _store(key, version, render)
+    return _store(key, version, render, keep)
 
 
 def refresh(key: str, version: str, render: Callable[[], HttpResponse]) -> bool:
@@ -119,14 +127,16 @@ def shared_response(
     render: Callable[[], HttpResponse],
     public: bool,
     last_modified: datetime | None = None,
+    keep: int = KEEP_SECONDS,
 ) -> HttpResponseBase:
     """Answer ``request`` from the shared rendering of ``key`` at ``version`` (module
     docstring): 304 when ``If-None-Match`` holds the stored body's ETag (or, without it,
     ``If-Modified-Since`` is not before ``last_modified``), else the body with the visitor's
     CSRF token put in. ``public``: ``Cache-Control: public, max-age=PUBLIC_MAX_AGE`` (a public
     event's anonymous answer), else ``private, no-cache``. ``last_modified`` (the data's time,
-    e.g. the snapshot's) is sent as ``Last-Modified``."""
-    stored = current(key, version, render)
+    e.g. the snapshot's) is sent as ``Last-Modified``; ``keep``: seconds a new rendering is
+    kept (``SEARCH_KEEP_SECONDS`` for a search)."""
+    stored = current(key, version, render, keep)
     if stored is None:
         return render()
     stamp = int(last_modified.timestamp()) if last_modified is not None else None

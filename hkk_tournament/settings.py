@@ -66,7 +66,8 @@ MIDDLEWARE = [
     "hkk_tournament.health.HealthCheckMiddleware",  # /healthz/, /readyz/ before host checks
     # gzip for pages and JSON (static files: WhiteNoise's precompressed copies). BREACH: the
     # CSRF token is masked anew on every response and Django adds random padding to each
-    # compressed body (Django ≥ 4.2), so compressing pages with a token is safe (README).
+    # compressed body (Django ≥ 4.2), so compressing pages with a token is safe
+    # (docs/production.md, "Reverse proxy").
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "hkk_tournament.middleware.SecurityHeadersMiddleware",  # Permissions-Policy

@@ -74,6 +74,7 @@ def _shared(
     if request.user.is_authenticated or not tournament.is_public:
         return None
     key = "page:" + ":".join(str(p) for p in (*parts, get_language()))
+    searched = bool(request.GET.get("q"))
     return page_cache.shared_response(
         request,
         key=key,
@@ -81,6 +82,7 @@ def _shared(
         render=lambda: render({"csrf_token": page_cache.CSRF_MARKER}),
         public=True,
         last_modified=modified,
+        keep=page_cache.SEARCH_KEEP_SECONDS if searched else page_cache.KEEP_SECONDS,
     )
 
 
