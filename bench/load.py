@@ -362,8 +362,9 @@ def burst(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None]
 
     token = venue.organiser_token(args.event)
     names = [name for _pk, name in venue.entries(args.event)]
-    number = venue.pair_next(args.event)
-    time.sleep(args.settle)  # let the pairing's after-effects (standings, warm-up) finish
+    number = venue.pair_next(args.event) if args.publish else 0
+    if args.publish:
+        time.sleep(args.settle)  # let the pairing's after-effects (standings, warm-up) finish
     lookups = rng.sample(names, min(args.lookups, len(names)))
     plan: list[Request] = [
         ("find-my-table", "GET", f"/tournaments/{args.event}/live/?q={urllib.parse.quote(n)}", None)
@@ -371,11 +372,15 @@ def burst(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None]
     ]
     staff = Client(args.staff_port or args.port, {"Authorization": f"Token {token}"})
     meter = Meter(args.server_pid, args.worker_pid)
-    publish = open_loop(
-        staff,
-        [("publish", "POST", f"/api/tournaments/{args.event}/rounds/{number}/publish/", b"{}")],
-        1.0,
-        0.0,
+    publish = (
+        Stream()
+        if not args.publish
+        else open_loop(
+            staff,
+            [("publish", "POST", f"/api/tournaments/{args.event}/rounds/{number}/publish/", b"{}")],
+            1.0,
+            0.0,
+        )
     )
     if hook is not None:
         hook()
@@ -433,6 +438,13 @@ def main() -> None:
     parser.add_argument("--lookups", type=int, default=4096, help="burst: find-my-table requests")
     parser.add_argument("--within", type=float, default=20.0, help="burst: seconds")
     parser.add_argument("--settle", type=float, default=15.0, help="burst: seconds after pairing")
+    parser.add_argument(
+        "--no-publish",
+        dest="publish",
+        action="store_false",
+        help="burst: look up tables of the shown round without pairing and publishing one "
+        "(at a low --within: the CPU of a lookup)",
+    )
     parser.add_argument("--server-pid", type=int, nargs="*", default=[], help="Gunicorn masters")
     parser.add_argument("--worker-pid", type=int, nargs="*", default=[], help="Celery worker")
     parser.add_argument("--seed", type=int, default=1)

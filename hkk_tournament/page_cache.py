@@ -13,7 +13,7 @@ embedded default) under a key that does not change with the event's data, togeth
   other request meanwhile gets the previous rendering (stale-while-revalidate), so a new
   version never leaves the hot pages cold for every worker at once;
 - when nothing is stored yet: the lock holder renders; the others wait up to ``WAIT_SECONDS``
-  for its rendering, then render themselves (without storing).
+  for its rendering while the lock is held, then render themselves.
 
 The ``ETag`` is a hash of the stored bytes, not of the version: a recompute that changes
 nothing on a page keeps its ETag, so clients keep getting 304. A page's CSRF token (the language
@@ -96,7 +96,8 @@ def current(
     if isinstance(stored, Stored):
         return stored  # stale while one process renders the new version
     deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
+    # Wait only while another process holds the lock (with the cache down nobody does).
+    while time.monotonic() < deadline and cache.has_key(lock):
         time.sleep(0.05)
         stored = cache.get(key)
         if isinstance(stored, Stored):

@@ -98,7 +98,15 @@ class LoadSheddingMiddleware:
             limit = settings.HKK_SHED_AFTER_MS / 1000
             waited = queue_seconds(request)
             if limit > 0 and waited is not None and waited > limit:
-                return overloaded(request)
+                return _quiet(overloaded(request))
             if client_gone(request):
-                return HttpResponse(status=CLIENT_GONE, reason="Client Closed Request")
+                return _quiet(HttpResponse(status=CLIENT_GONE, reason="Client Closed Request"))
         return self.get_response(request)
+
+
+def _quiet(response: HttpResponse) -> HttpResponse:
+    """Keep Django's ``django.request`` logger from logging a shed request as an error (one
+    request log line is written anyway, ``hkk_tournament.request_log``): under overload
+    thousands of tracebacks-free error lines would only cost more CPU."""
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response

@@ -150,7 +150,7 @@ def test_find_my_table_reads_the_name_index_not_the_names(event, django_assert_m
     index = selectors.round_name_index(round=rnd, rebuild=True)
     assert ("kovacs peter", next(tb for name, tb in index if name == "kovacs peter")) in index
     rnd.tournament = t
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):  # count, page, games, names, all tables
         page = selectors.round_tables_page(round=rnd, number=1, size=100, q="Kovács")
     assert [m.a_name for m in page.matches] + [m.b_name for m in page.matches]
     assert any("Kovács Péter" in (m.a_name, m.b_name) for m in page.matches)
@@ -178,3 +178,19 @@ def test_the_queue_time_header_is_read_in_seconds_milliseconds_and_microseconds(
         request = RequestFactory().get("/", HTTP_X_REQUEST_START=raw)
         assert shedding.queue_seconds(request, now) == pytest.approx(10.0)
     assert shedding.queue_seconds(RequestFactory().get("/"), now) is None
+
+
+def test_the_warm_up_renders_the_hot_pages_and_the_name_index(event, monkeypatch):
+    from tournaments import tasks
+
+    t, rnd = event
+    built: list[int] = []
+    real = selectors.round_name_index
+    monkeypatch.setattr(
+        selectors, "round_name_index", lambda **kw: built.append(kw["round"].pk) or real(**kw)
+    )
+    rendered = tasks.pages_warm(t.pk)
+    assert built == [rnd.pk]
+    assert rendered == 4 * 2  # standings, live, its fragment, round 1; Hungarian and English
+    for key in (f"page:standings:{t.pk}:1::hu", f"page:live:{t.pk}:1::0:en"):
+        assert isinstance(cache.get(key), page_cache.Stored)
