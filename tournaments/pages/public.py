@@ -416,13 +416,7 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
         context.update(extra)
         if partial:
             return render(request, "tournaments/public/_live_content.html", context)
-        context["rounds"] = selectors.rounds_visible(tournament=tournament, user=request.user)
-        context["clock"] = selectors.clock_view(round=rnd) if rnd is not None else None
-        query = urlencode({"partial": 1, **_kept_params(page, q)})
-        context["live_url"] = f"{reverse('tournaments:live', args=[tournament.pk])}?{query}"
-        context["search_tables"] = rnd is not None and (
-            bool(q) or rnd.matches.count() > LIVE_TABLES_PAGE_SIZE
-        )
+        context.update(_live_page_context(request, tournament, rnd, page, q))
         return render(request, "tournaments/public/live.html", context)
 
     parts = ("live", tournament.pk, page, selectors.search_key(q), int(partial))
@@ -434,3 +428,18 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     return http_cache.add_validators(
         request, response, tag=tag, last_modified=modified, public=tournament.is_public
     )
+
+
+def _live_page_context(
+    request: HttpRequest, tournament: Tournament, rnd: Round | None, page: int, q: str
+) -> dict[str, Any]:
+    """What the whole live page adds to its refresh fragment's context: the rounds, the clock,
+    the refresh URL (keeping ``page`` and ``q``) and whether to offer the table search."""
+    query = urlencode({"partial": 1, **_kept_params(page, q)})
+    return {
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+        "clock": selectors.clock_view(round=rnd) if rnd is not None else None,
+        "live_url": f"{reverse('tournaments:live', args=[tournament.pk])}?{query}",
+        "search_tables": rnd is not None
+        and (bool(q) or rnd.matches.count() > LIVE_TABLES_PAGE_SIZE),
+    }
