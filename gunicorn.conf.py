@@ -25,7 +25,13 @@ Environment (all optional):
   JSON object per line, ``hkk_tournament.gunicorn_logging``; empty = off, Django's own request
   line still has every request).
 - Each worker is warmed before it takes requests (``post_worker_init`` below,
-  ``hkk_tournament.web.warmup``), also when ``max_requests`` recycles it.
+  ``hkk_tournament.web.warmup``), also when ``max_requests`` recycles it. A recycled worker does
+  not re-parse the standings: public pages and API answers, the snapshot rows and the name
+  index live in the shared cache (``HKK_CACHE_URL``), rendered once for all workers.
+- At an event run two pools from this file, a public one (reads) and a staff one (writes), each
+  with its own ``GUNICORN_BIND`` and ``WEB_CONCURRENCY``; the reverse proxy routes by method
+  and stamps ``X-Request-Start`` so that reads which waited too long are shed (docs/
+  production.md, "Reverse proxy").
 - ``FORWARDED_ALLOW_IPS`` (Gunicorn's own variable, default ``127.0.0.1,::1``): the proxies whose
   ``X-Forwarded-Proto`` Gunicorn believes. Leave the default when the proxy runs on the same
   machine; never set ``*`` while the port can be reached from outside. Django uses
@@ -45,8 +51,10 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
 keepalive = 5
 # Recycle workers now and then (a slow leak cannot grow for ever); jitter avoids all at once.
-max_requests = 2000
-max_requests_jitter = 200
+# At 200 req/s over 5 workers, 20,000 requests is about 8 minutes per worker (2,000 recycled
+# each worker every ~50 s, each time re-paying its warm-up and first page renders).
+max_requests = 20000
+max_requests_jitter = 2000
 # Request line and header limits (Gunicorn's defaults, stated): bigger requests answer 400.
 limit_request_line = 4094
 limit_request_fields = 100

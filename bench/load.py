@@ -1,30 +1,44 @@
-"""Open-loop load test of the public standings and live pages and the standings API.
+"""Open-loop load test of the public pages and API as a venue sends them.
 
-Usage (the app served by Gunicorn with the repository's ``gunicorn.conf.py``, on the loopback;
-see README "Big events")::
+Usage (the app served by Gunicorn with the repository's ``gunicorn.conf.py``, a real Celery
+worker, a shared Redis cache, on the loopback; see README "Big events")::
 
-    .venv/bin/python bench/load.py --event ID [--port 8000] [--rate 200] [--count 1000]
-        [--duration 10]
+    .venv/bin/python bench/load.py --event ID --scenario churn [--rate 200] [--duration 60]
+        [--slip-rate 20] [--port 8000] [--staff-port 8001] [--server-pid PID ...]
+    .venv/bin/python bench/load.py --event ID --scenario burst [--lookups 4096] [--within 20]
+    .venv/bin/python bench/load.py --event ID --scenario cached [--rate 200] [--count 2000]
 
-Requests are *scheduled* at ``--rate`` per second (open loop: request ``i`` is due at
-``start + i / rate`` whether or not earlier ones have answered) until ``--count`` requests or
-``--duration`` seconds, whichever comes first; 64 sender threads with keep-alive connections
-take the due requests. A latency is measured from the request's due time to the end of its
-response, so a server that falls behind shows it (no coordinated omission).
+Scenarios:
 
-Mix, as a venue's phones and scripts read (the pages and the API are paged, 100 rows or tables a
-page): standings page 1 20 %, a later standings page (2 to 5) 8 %, a standings search by a
-player's name 4 %; live page 10 %, its refresh fragment (``?partial=1``) 25 %, the fragment of a
-later tables page 5 %, a "find your table" search 3 % and its fragment 2 %; standings API with
-the default paging 18 %, a later offset 3 %, one entry's row (``?entry=``) 2 %. The names and
-entry ids searched for are taken from the event's standings before the run (eight of each,
-fixed by ``--seed``). A third of the requests are conditional (``If-None-Match`` with the ETag
-of a first answer, 304 expected).
+- ``churn`` (the venue while results arrive): public reads at ``--rate`` per second over many
+  distinct URLs (every standings and live page, searches for many names, API offsets and single
+  entries, the round page and the round API), none fetched before the run, a third conditional
+  with the ETag the client last saw; meanwhile a judge posts result slips of the published
+  round at ``--slip-rate`` per second to ``--staff-port`` (the staff pool; the same port when
+  there is one pool) and the real Celery worker recomputes the standings. ``DATABASE_URL`` must
+  name the event's database (``bench/venue.py`` appoints the judge and lists the open matches).
+- ``burst`` (right after a round is published): the next round is paired as a draft, the judge
+  publishes it through the API, and at once ``--lookups`` distinct "find my table" requests
+  (the live page with one entry's name, ``?q=``) arrive evenly within ``--within`` seconds.
+- ``cached`` (the old figure, kept for comparison): a fixed mix over a few URLs, each fetched
+  once before the run: it measures cache hits.
 
-Before the run every distinct URL is fetched once (its ETag, and the server's caches filled).
-Printed: requests sent, answered per status, errors (timeouts, refused, 5xx), achieved rate,
-latency p50 / p90 / p99 / max in ms, and p50 / p99 per kind of request. Only 127.0.0.1 is ever
-contacted; each request has a 5 s timeout.
+Requests are *scheduled* (open loop: request ``i`` is due at ``start + i / rate`` whether or not
+earlier ones have answered); ``SENDERS`` threads with keep-alive connections take the due
+requests. A latency is measured from the request's due time to the end of its response, so a
+server that falls behind shows it (no coordinated omission); a request still unsent
+``TIMEOUT`` seconds after its due time (every sender busy waiting) is counted as given up
+(``GaveUpUnsent``, an error) without being sent. Each request carries
+``X-Request-Start`` (its due time) as the reverse proxy in front of the app sets it (docs/
+production.md), so the server can shed what waited too long; a request unanswered after
+``TIMEOUT`` seconds is given up (the client leaves) and counts as an error.
+
+Printed, CPU figures first because they do not depend on how busy the shared machine is: the
+server's CPU seconds per answered public request (``--server-pid``: Gunicorn masters, their
+workers counted; ``--worker-pid``: the Celery worker, reported apart), the machine's load
+average before and after; then per stream: requests, statuses, errors (timeouts, refused, 5xx),
+answered rate, latency p50 / p90 / p99 / max in ms and p50 / p99 per kind of request; for the
+slips the number recorded (201). Only 127.0.0.1 is ever contacted.
 """
 
 from __future__ import annotations
@@ -32,19 +46,24 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import threading
 import time
 import urllib.parse
 from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 HOST = "127.0.0.1"
 SENDERS = 64
 TIMEOUT = 5.0
 
+#: One request of a plan: (kind, method, path, body or None).
+Request = tuple[str, str, str, bytes | None]
 
-#: (kind, share of the requests) of the mix (module docstring).
-MIX = [
+#: (kind, share) of the ``cached`` scenario's fixed mix.
+CACHED_MIX = [
     ("standings", 0.20),
     ("standings-page", 0.08),
     ("standings-search", 0.04),
@@ -57,89 +76,100 @@ MIX = [
     ("api-offset", 0.03),
     ("api-entry", 0.02),
 ]
-#: Names and entry ids searched for (taken from the standings before the run).
+#: (kind, share) of the ``churn`` scenario: the cached mix's kinds over many more URLs, plus
+#: the round page and the round API.
+CHURN_MIX = [
+    *CACHED_MIX[:-2],
+    ("api-offset", 0.02),
+    ("api-entry", 0.01),
+    ("round", 0.01),
+    ("round-api", 0.01),
+]
+#: Names and entry ids searched for in the ``cached`` scenario / in ``churn``.
 SAMPLES = 8
+CHURN_SAMPLES = 400
 
 
-def _variants(event: int, names: list[str], entries: list[int]) -> dict[str, list[str]]:
-    """The URLs of each kind of request in :data:`MIX`."""
+def _variants(event: int, names: list[str], entries: list[int], pages: int) -> dict[str, list[str]]:
+    """The URLs of each kind of request (``pages``: how many pages of 100 each list has)."""
     page = f"/tournaments/{event}"
     api = f"/api/tournaments/{event}/standings/"
     quoted = [urllib.parse.quote(n) for n in names]
+    later = range(2, max(3, pages + 1))
     return {
         "standings": [f"{page}/standings/"],
-        "standings-page": [f"{page}/standings/?page={n}" for n in range(2, 6)],
+        "standings-page": [f"{page}/standings/?page={n}" for n in later],
         "standings-search": [f"{page}/standings/?q={q}" for q in quoted],
         "live": [f"{page}/live/"],
         "live-fragment": [f"{page}/live/?partial=1"],
-        "live-fragment-page": [f"{page}/live/?partial=1&page={n}" for n in range(2, 5)],
+        "live-fragment-page": [f"{page}/live/?partial=1&page={n}" for n in later],
         "live-search": [f"{page}/live/?q={q}" for q in quoted],
         "live-search-fragment": [f"{page}/live/?partial=1&q={q}" for q in quoted],
         "api": [api],
-        "api-offset": [f"{api}?offset={n}" for n in (100, 200, 300, 400)],
+        "api-offset": [f"{api}?offset={n * 100}" for n in later],
         "api-entry": [f"{api}?entry={e}" for e in entries],
+        "round": [f"{page}/rounds/{{round}}/?page={n}" for n in range(1, pages // 2 + 2)],
+        "round-api": [f"/api{page}/rounds/{{round}}/?page={n}" for n in range(1, pages // 2 + 2)],
     }
 
 
-def _samples(port: int, event: int, rng: random.Random) -> tuple[list[str], list[int]]:
-    """Names and entry ids of ``SAMPLES`` entries of the event's standings (first 1,000)."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=30)
-    conn.request("GET", f"/api/tournaments/{event}/standings/?limit=1000")
-    response = conn.getresponse()
-    rows = json.loads(response.read())["results"] if response.status == 200 else []
-    conn.close()
-    if not rows:
-        raise SystemExit(f"event {event}: no standings ({response.status})")
-    chosen = rng.sample(rows, min(SAMPLES, len(rows)))
-    return [r["name"] for r in chosen], [r["entry"] for r in chosen]
+@dataclass
+class Stream:
+    """What one stream of requests got back: latencies (s) overall and per kind, statuses."""
+
+    latencies: list[float] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    statuses: Counter[str] = field(default_factory=Counter)
+    wall: float = 0.0
+
+    def errors(self) -> int:
+        return sum(n for s, n in self.statuses.items() if not s.isdigit() or s.startswith("5"))
+
+    def answered(self, status: str) -> int:
+        return self.statuses.get(status, 0)
 
 
-def _get(conn: http.client.HTTPConnection, path: str, etag: str | None) -> tuple[int, str | None]:
-    headers = {"Accept-Language": "hu"}
-    if etag:
-        headers["If-None-Match"] = etag
-    conn.request("GET", path, headers=headers)
-    response = conn.getresponse()
-    response.read()
-    return response.status, response.getheader("ETag")
+def _pct(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(len(values) * q))] * 1000 if values else 0.0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--event", type=int, required=True)
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--rate", type=float, default=200.0)
-    parser.add_argument("--count", type=int, default=1000)
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds, at most 120")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    count = min(args.count, int(args.rate * min(args.duration, 120.0)))
-    rng = random.Random(args.seed)
-    names, entries = _samples(args.port, args.event, rng)
-    variants = _variants(args.event, names, entries)
+class Client:
+    """Keep-alive connections to one port, with the ETag each URL last answered."""
 
-    # Warm-up: one answer per URL gives its ETag (and fills the server's caches).
-    etags: dict[str, str | None] = {}
-    warm = http.client.HTTPConnection(HOST, args.port, timeout=30)
-    for kind, paths in variants.items():
-        for path in paths:
-            status, etag = _get(warm, path, None)
-            etags[path] = etag
-        print(f"warm-up {status} {kind} ({len(paths)} URLs)")
-    warm.close()
+    def __init__(self, port: int, headers: dict[str, str]) -> None:
+        self.port = port
+        self.headers = headers
+        self.etags: dict[str, str] = {}
 
-    plan = []
-    for _ in range(count):
-        kind = rng.choices([k for k, _ in MIX], weights=[w for _, w in MIX])[0]
-        path = rng.choice(variants[kind])
-        plan.append((kind, path, etags[path] if rng.random() < 1 / 3 else None))
+    def send(
+        self, conn: http.client.HTTPConnection, req: Request, due: float, conditional: bool
+    ) -> int:
+        _kind, method, path, body = req
+        headers = {**self.headers, "Accept-Encoding": "gzip", "X-Request-Start": f"t={due:.6f}"}
+        etag = self.etags.get(path)
+        if conditional and etag:
+            headers["If-None-Match"] = etag
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        new = response.getheader("ETag")
+        if new and method == "GET":
+            self.etags[path] = new
+        return response.status
 
-    start = time.perf_counter() + 0.5
+
+def open_loop(client: Client, plan: list[Request], rate: float, conditional: float) -> Stream:
+    """Send ``plan`` at ``rate`` per second (open loop, module docstring); ``conditional``: the
+    share of GETs sent with the last seen ETag."""
+    stream = Stream()
+    rng = random.Random(len(plan))
+    flags = [rng.random() < conditional for _ in plan]
     lock = threading.Lock()
-    next_index = iter(range(count))
-    latencies: list[float] = []
-    by_kind: dict[str, list[float]] = defaultdict(list)
-    statuses: Counter[str] = Counter()
+    next_index = iter(range(len(plan)))
+    start_wall = time.time() + 0.5
+    start = time.perf_counter() + 0.5
 
     def sender() -> None:
         conn: http.client.HTTPConnection | None = None
@@ -148,16 +178,20 @@ def main() -> None:
                 i = next(next_index, None)
             if i is None:
                 break
-            due = start + i / args.rate
+            due = start + i / rate
             delay = due - time.perf_counter()
             if delay > 0:
                 time.sleep(delay)
-            kind, path, etag = plan[i]
+            if -delay > TIMEOUT:  # every sender was busy until the client had given up
+                with lock:
+                    stream.latencies.append(-delay)
+                    stream.by_kind[plan[i][0]].append(-delay)
+                    stream.statuses["GaveUpUnsent"] += 1
+                continue
             try:
                 if conn is None:
-                    conn = http.client.HTTPConnection(HOST, args.port, timeout=TIMEOUT)
-                status, _etag = _get(conn, path, etag)
-                outcome = str(status)
+                    conn = http.client.HTTPConnection(HOST, client.port, timeout=TIMEOUT)
+                outcome = str(client.send(conn, plan[i], start_wall + i / rate, flags[i]))
             except (OSError, http.client.HTTPException) as exc:
                 outcome = type(exc).__name__
                 if conn is not None:
@@ -165,9 +199,9 @@ def main() -> None:
                 conn = None
             elapsed = time.perf_counter() - due
             with lock:
-                latencies.append(elapsed)
-                by_kind[kind].append(elapsed)
-                statuses[outcome] += 1
+                stream.latencies.append(elapsed)
+                stream.by_kind[plan[i][0]].append(elapsed)
+                stream.statuses[outcome] += 1
         if conn is not None:
             conn.close()
 
@@ -176,28 +210,247 @@ def main() -> None:
         t.start()
     for t in threads:
         t.join()
-    wall = time.perf_counter() - start
-    latencies.sort()
-    errors = sum(n for s, n in statuses.items() if not s.isdigit() or s.startswith("5"))
+    stream.wall = time.perf_counter() - start
+    return stream
 
-    def pct(values: list[float], q: float) -> float:
-        return values[min(len(values) - 1, int(len(values) * q))] * 1000
 
+def report(name: str, stream: Stream, rate: float, kinds: list[str]) -> None:
+    """Print one stream's figures (module docstring)."""
+    lat = sorted(stream.latencies)
+    if not lat:
+        print(f"{name}: no requests")
+        return
     print(
-        f"requests {len(latencies)} in {wall:.1f} s ({len(latencies) / wall:.0f}/s asked "
-        f"{args.rate:.0f}/s); statuses {dict(sorted(statuses.items()))}; errors {errors}"
+        f"{name}: {len(lat)} requests in {stream.wall:.1f} s ({len(lat) / stream.wall:.0f}/s "
+        f"asked {rate:.0f}/s); statuses {dict(sorted(stream.statuses.items()))}; "
+        f"errors {stream.errors()}"
     )
     print(
-        f"latency ms: p50 {pct(latencies, 0.5):.1f}, p90 {pct(latencies, 0.9):.1f}, "
-        f"p99 {pct(latencies, 0.99):.1f}, max {latencies[-1] * 1000:.1f}"
+        f"  latency ms: p50 {_pct(lat, 0.5):.1f}, p90 {_pct(lat, 0.9):.1f}, "
+        f"p99 {_pct(lat, 0.99):.1f}, max {lat[-1] * 1000:.1f}"
     )
-    for kind, _share in MIX:
-        values = sorted(by_kind.get(kind, []))
+    for kind in kinds:
+        values = sorted(stream.by_kind.get(kind, []))
         if values:
             print(
-                f"  {kind:22s} {len(values):5d} requests: p50 {pct(values, 0.5):7.1f} ms, "
-                f"p99 {pct(values, 0.99):7.1f} ms"
+                f"  {kind:22s} {len(values):5d} requests: p50 {_pct(values, 0.5):7.1f} ms, "
+                f"p99 {_pct(values, 0.99):7.1f} ms"
             )
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of ``pids`` and all their descendants (Linux ``/proc``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo, seen = 0.0, list(pids), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += times.get(pid, 0.0)
+        todo += [child for child, parent in parents.items() if parent == pid]
+    return total
+
+
+class Meter:
+    """CPU of the servers and the worker, and the machine's load, around a run."""
+
+    def __init__(self, servers: list[int], worker: list[int]) -> None:
+        self.servers, self.worker = servers, worker
+        self.load = os.getloadavg()
+        self.cpu = _cpu_seconds(servers) if servers else 0.0
+        self.worker_cpu = _cpu_seconds(worker) if worker else 0.0
+
+    def print(self, answered: int) -> None:
+        load = os.getloadavg()
+        print(
+            f"machine: {os.cpu_count()} cores, load average (1 min) {self.load[0]:.2f} before, "
+            f"{load[0]:.2f} after (other jobs included)"
+        )
+        if self.servers:
+            used = _cpu_seconds(self.servers) - self.cpu
+            per = used / answered * 1000 if answered else 0.0
+            print(
+                f"server CPU: {used:.1f} s for {answered} answered public requests "
+                f"({per:.2f} ms each, staff writes included)"
+            )
+        if self.worker:
+            print(f"worker CPU: {_cpu_seconds(self.worker) - self.worker_cpu:.1f} s")
+
+
+def _plan(
+    variants: dict[str, list[str]], mix: list[tuple[str, float]], count: int, rng: random.Random
+) -> list[Request]:
+    kinds = [k for k, _ in mix]
+    weights = [w for _, w in mix]
+    plan: list[Request] = []
+    for _ in range(count):
+        kind = rng.choices(kinds, weights=weights)[0]
+        plan.append((kind, "GET", rng.choice(variants[kind]), None))
+    return plan
+
+
+def _slips(event: int, count: int, rng: random.Random) -> list[Request]:
+    """``count`` result slips of the published round's open matches (``bench/venue.py``)."""
+    import venue
+
+    matches = venue.open_matches(event)[:count]
+    if len(matches) < count:
+        print(f"note: only {len(matches)} open matches for {count} slips")
+    plan: list[Request] = []
+    for match, a, b in matches:
+        result = rng.choice(["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"])
+        body = json.dumps({"result": result, "die_roll_winner": rng.choice((a, b))}).encode()
+        plan.append(("slip", "POST", f"/api/tournaments/{event}/matches/{match}/result/", body))
+    return plan
+
+
+def churn(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None] | None) -> None:
+    """The ``churn`` scenario (module docstring)."""
+    import venue
+
+    token = venue.organiser_token(args.event)
+    everyone = venue.entries(args.event)
+    names = [name for _pk, name in everyone]
+    entries = [pk for pk, _name in everyone]
+    number = venue.shown_round(args.event)
+    pages = (len(names) + 99) // 100
+    variants = _variants(
+        args.event,
+        rng.sample(names, min(CHURN_SAMPLES, len(names))),
+        rng.sample(entries, min(CHURN_SAMPLES, len(entries))),
+        pages,
+    )
+    for kind in ("round", "round-api"):
+        variants[kind] = [u.replace("{round}", str(number)) for u in variants[kind]]
+    count = int(args.rate * args.duration)
+    public = _plan(variants, CHURN_MIX, count, rng)
+    slips = _slips(args.event, int(args.slip_rate * args.duration), rng)
+    staff = Client(args.staff_port or args.port, {"Authorization": f"Token {token}"})
+    reader = Client(args.port, {"Accept-Language": "hu"})
+    meter = Meter(args.server_pid, args.worker_pid)
+    results: dict[str, Stream] = {}
+    writer = threading.Thread(
+        target=lambda: results.update(slips=open_loop(staff, slips, args.slip_rate, 0.0))
+    )
+    writer.start()
+    if hook is not None:
+        hook()
+    results["public"] = open_loop(reader, public, args.rate, 1 / 3)
+    writer.join()
+    meter.print(len(results["public"].latencies) - results["public"].errors())
+    report("public reads", results["public"], args.rate, [k for k, _ in CHURN_MIX])
+    report("result slips", results["slips"], args.slip_rate, ["slip"])
+    print(f"  slips recorded (201): {results['slips'].answered('201')} of {len(slips)}")
+
+
+def burst(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None] | None) -> None:
+    """The ``burst`` scenario (module docstring)."""
+    import venue
+
+    token = venue.organiser_token(args.event)
+    names = [name for _pk, name in venue.entries(args.event)]
+    number = venue.pair_next(args.event) if args.publish else 0
+    if args.publish:
+        time.sleep(args.settle)  # let the pairing's after-effects (standings, warm-up) finish
+    lookups = rng.sample(names, min(args.lookups, len(names)))
+    plan: list[Request] = [
+        ("find-my-table", "GET", f"/tournaments/{args.event}/live/?q={urllib.parse.quote(n)}", None)
+        for n in lookups
+    ]
+    staff = Client(args.staff_port or args.port, {"Authorization": f"Token {token}"})
+    meter = Meter(args.server_pid, args.worker_pid)
+    publish = (
+        Stream()
+        if not args.publish
+        else open_loop(
+            staff,
+            [("publish", "POST", f"/api/tournaments/{args.event}/rounds/{number}/publish/", b"{}")],
+            1.0,
+            0.0,
+        )
+    )
+    if hook is not None:
+        hook()
+    stream = open_loop(
+        Client(args.port, {"Accept-Language": "hu"}), plan, len(plan) / args.within, 0.0
+    )
+    meter.print(len(stream.latencies) - stream.errors())
+    report("publish", publish, 1.0, ["publish"])
+    report("find my table", stream, len(plan) / args.within, ["find-my-table"])
+
+
+def cached(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None] | None) -> None:
+    """The ``cached`` scenario (module docstring): the former figure, cache hits."""
+    conn = http.client.HTTPConnection(HOST, args.port, timeout=30)
+    conn.request("GET", f"/api/tournaments/{args.event}/standings/?limit=1000")
+    response = conn.getresponse()
+    rows = json.loads(response.read())["results"] if response.status == 200 else []
+    conn.close()
+    if not rows:
+        raise SystemExit(f"event {args.event}: no standings ({response.status})")
+    chosen = rng.sample(rows, min(SAMPLES, len(rows)))
+    variants = _variants(args.event, [r["name"] for r in chosen], [r["entry"] for r in chosen], 5)
+    reader = Client(args.port, {"Accept-Language": "hu"})
+    warm = http.client.HTTPConnection(HOST, args.port, timeout=30)
+    for kind, _share in CACHED_MIX:
+        for path in variants[kind]:
+            reader.send(warm, (kind, "GET", path, None), time.time(), False)
+    warm.close()
+    plan = _plan(variants, CACHED_MIX, min(args.count, int(args.rate * args.duration)), rng)
+    meter = Meter(args.server_pid, args.worker_pid)
+    if hook is not None:
+        hook()
+    stream = open_loop(reader, plan, args.rate, 1 / 3)
+    meter.print(len(stream.latencies) - stream.errors())
+    report("public reads (cached)", stream, args.rate, [k for k, _ in CACHED_MIX])
+
+
+#: The scenarios by name; each is called with the arguments, a random generator and an
+#: optional hook started just before its public load (e.g. a push client's connections).
+SCENARIOS: dict[
+    str, Callable[[argparse.Namespace, random.Random, Callable[[], None] | None], None]
+] = {"churn": churn, "burst": burst, "cached": cached}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--event", type=int, required=True)
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="churn")
+    parser.add_argument("--port", type=int, default=8000, help="public pool")
+    parser.add_argument("--staff-port", type=int, default=0, help="staff pool (default --port)")
+    parser.add_argument("--rate", type=float, default=200.0, help="public reads per second")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds, at most 120")
+    parser.add_argument("--count", type=int, default=2000, help="cached: requests")
+    parser.add_argument("--slip-rate", type=float, default=20.0, help="churn: slips per second")
+    parser.add_argument("--lookups", type=int, default=4096, help="burst: find-my-table requests")
+    parser.add_argument("--within", type=float, default=20.0, help="burst: seconds")
+    parser.add_argument("--settle", type=float, default=15.0, help="burst: seconds after pairing")
+    parser.add_argument(
+        "--no-publish",
+        dest="publish",
+        action="store_false",
+        help="burst: look up tables of the shown round without pairing and publishing one "
+        "(at a low --within: the CPU of a lookup)",
+    )
+    parser.add_argument("--server-pid", type=int, nargs="*", default=[], help="Gunicorn masters")
+    parser.add_argument("--worker-pid", type=int, nargs="*", default=[], help="Celery worker")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    args.duration = min(args.duration, 120.0)
+    SCENARIOS[args.scenario](args, random.Random(args.seed), None)
 
 
 if __name__ == "__main__":

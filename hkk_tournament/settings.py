@@ -64,12 +64,18 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "hkk_tournament.request_log.RequestLogMiddleware",  # X-Request-ID, one JSON log line each
     "hkk_tournament.web.health.HealthCheckMiddleware",  # /healthz/, /readyz/ before host checks
+    # gzip for pages and JSON (static files: WhiteNoise's precompressed copies). BREACH: the
+    # CSRF token is masked anew on every response and Django adds random padding to each
+    # compressed body (Django ≥ 4.2), so compressing pages with a token is safe
+    # (docs/production.md, "Reverse proxy").
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "hkk_tournament.web.middleware.SecurityHeadersMiddleware",  # Permissions-Policy
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "hkk_tournament.web.shedding.LoadSheddingMiddleware",  # 503 for reads that waited too long
     "hkk_tournament.web.middleware.ApiBodyLimitMiddleware",  # 413 JSON on /api/
     "hkk_tournament.web.middleware.PageUploadLimitMiddleware",  # 413 page before a form reads
     "hkk_tournament.web.middleware.ApplicationErrorMiddleware",  # JSON on /api/, error pages
@@ -397,6 +403,11 @@ CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 #: Seconds /readyz/ waits for the broker before calling it unavailable.
 HKK_BROKER_CHECK_TIMEOUT = env_int("HKK_BROKER_CHECK_TIMEOUT", 2)
+#: Public reads (GET, HEAD) that waited longer than this in the queue (X-Request-Start, set by
+#: the reverse proxy) answer 503 at once (hkk_tournament.web.shedding); 0 = never shed.
+HKK_SHED_AFTER_MS = env_int("HKK_SHED_AFTER_MS", 1000)
+#: Seconds a shed client is told to wait (Retry-After).
+HKK_SHED_RETRY_AFTER = env_int("HKK_SHED_RETRY_AFTER", 5)
 #: Whether an unreachable cache makes /readyz/ answer 503 (default) or only "degraded" (one
 #: Redis shared by every node: its outage would otherwise take every node out of rotation).
 HKK_READYZ_CACHE_REQUIRED = env_bool("HKK_READYZ_CACHE_REQUIRED", True)

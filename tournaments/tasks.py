@@ -13,13 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from hkk_tournament.errors import ApplicationError
+from hkk_tournament.web.warmup import warm_pages
+from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.permissions import on_behalf_of
 from tournaments.services import round_pair_next, standings_refresh
-from tournaments.services.jobs import ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
+from tournaments.services.jobs import PAGES_WARM, ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
 
 
 @shared_task(bind=True, name=ROUND_PAIR_NEXT, acks_late=True)
@@ -55,4 +59,36 @@ def standings_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
     Returns ``{"ok": True, "tournament": id, "rows": number of standings rows}``.
     """
     snapshot = standings_refresh(tournament_id=tournament_id)
-    return {"ok": True, "tournament": tournament_id, "rows": len(snapshot.rows)}
+    selectors.snapshot_rows_share(snapshot, snapshot.rows)
+    # In-process (eager, no broker) the recompute runs inside a request: no warm-up there.
+    pages = 0 if settings.CELERY_TASK_ALWAYS_EAGER else pages_warm(tournament_id)
+    return {"ok": True, "tournament": tournament_id, "rows": len(snapshot.rows), "pages": pages}
+
+
+def pages_warm(tournament_id: int) -> int:
+    """Build the name index of the round the live page shows and render the event's hot public
+    pages (standings, live page and its fragment, the round's first page) into the shared
+    cache, in every language (``hkk_tournament.web.warmup.warm_pages``). Private events are left
+    alone (only signed-in visitors see them). Returns the pages rendered (200)."""
+    tournament = Tournament.objects.filter(pk=tournament_id, is_public=True).first()
+    if tournament is None:
+        return 0
+    paths = [
+        reverse("tournaments:standings", args=[tournament_id]),
+        reverse("tournaments:live", args=[tournament_id]),
+        reverse("tournaments:live", args=[tournament_id]) + "?partial=1",
+    ]
+    rnd = selectors.current_round(tournament=tournament)
+    if rnd is not None:
+        selectors.round_name_index(round=rnd, rebuild=True)
+        paths.append(reverse("tournaments:round", args=[tournament_id, rnd.number]))
+    return warm_pages(paths)
+
+
+@shared_task(bind=True, name=PAGES_WARM, acks_late=True)
+def pages_warm_task(self: Any, tournament_id: int) -> dict[str, Any]:
+    """Warm ``tournament_id``'s public pages (:func:`pages_warm`) after a publish; idempotent.
+
+    Returns ``{"ok": True, "tournament": id, "pages": pages rendered}``.
+    """
+    return {"ok": True, "tournament": tournament_id, "pages": pages_warm(tournament_id)}

@@ -56,3 +56,29 @@ def warm() -> int:
         else:
             compiled += 1
     return compiled
+
+
+def warm_pages(paths: list[str]) -> int:
+    """Render the public pages at ``paths`` (e.g. an event's standings, live and round pages
+    right after a standings recompute or a publish) for an anonymous visitor in every language,
+    through the whole middleware stack, so the shared cache (``hkk_tournament.web.page_cache``)
+    holds their new version before the visitors ask. A page already current or being rendered
+    by another process is left alone. Returns the number of answers with status 200; never
+    raises (a failure is logged)."""
+    # Imported here: the test client is only needed by the workers that warm pages.
+    from django.test import Client
+
+    host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
+    host = host.lstrip(".")
+    secure = bool(getattr(settings, "SECURE_SSL_REDIRECT", False))
+    client = Client(HTTP_HOST=host)
+    done = 0
+    for code, _name in settings.LANGUAGES:
+        for path in paths:
+            try:
+                response = client.get(path, HTTP_ACCEPT_LANGUAGE=code, secure=secure)
+            except Exception:
+                logger.warning("warm-up of %s (%s) failed", path, code, exc_info=True)
+                continue
+            done += response.status_code == 200
+    return done

@@ -8,11 +8,9 @@ Rules: docs/rules.md §15 (Match points and tiebreakers).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -22,7 +20,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.web import http_cache
+from hkk_tournament.web import http_cache, page_cache
 from hkk_tournament.web.downloads import csv_response
 from hkk_tournament.web.pagination import BoundedLimitOffsetPagination
 from hkk_tournament.web.schema import ErrorResponseSerializer
@@ -31,8 +29,6 @@ from tournaments.access import can_manage
 from tournaments.api._common import READ_ERRORS, TournamentApi
 from tournaments.models import Round
 
-#: Seconds a rendered standings body is kept (a new snapshot version has a new key anyway).
-CACHE_SECONDS = 600
 #: Standings rows per answer without ``?limit=``.
 STANDINGS_DEFAULT_LIMIT = 100
 #: Most standings rows one answer gives (a larger ``?limit=`` is clamped to it).
@@ -153,13 +149,15 @@ class StandingsApi(TournamentApi):
     whose name contains the text (case and accents ignored), with their real ranks. The JSON
     export and the CSV have every row.
 
-    Read from the stored snapshot (recomputed when results are recorded, never on read) with
-    ``ETag`` / ``Last-Modified`` from it and the paging and filter parameters: a conditional GET
-    answers 304; ``Cache-Control: public, max-age=10`` for anonymous readers of a public event.
-    Each answer's bytes are kept in the cache per snapshot version and parameters, so a
-    repeated request never loads the snapshot's rows. Anyone who may see the event; 404
-    ``tournament_not_found`` otherwise; a bad filter or an offset past 1,000,000 is 400
-    ``invalid`` with the field.
+    Read from the stored snapshot (recomputed when results are recorded, never on read). Each
+    answer is kept in the shared cache per parameters and renewed when the snapshot's version
+    changes (``hkk_tournament.web.page_cache``: one process renders the new version while the
+    others answer with the previous one), so a repeated request never loads the snapshot's
+    rows; its ``ETag`` is a hash of the body (an unchanged page keeps answering 304 to a
+    conditional GET across recomputes) and ``Last-Modified`` the snapshot's time;
+    ``Cache-Control: public, max-age=10`` for anonymous readers of a public event. Anyone who
+    may see the event; 404 ``tournament_not_found`` otherwise; a bad filter or an offset past
+    1,000,000 is 400 ``invalid`` with the field.
     """
 
     pagination_class = StandingsPagination
@@ -187,16 +185,11 @@ class StandingsApi(TournamentApi):
         if q:
             params["q"] = q
         snapshot = selectors.standings_snapshot(tournament)
-        tag = selectors.snapshot_tag(
-            snapshot, "api", limit, offset, entry or 0, selectors.search_key(q)
-        )
+        tag = selectors.snapshot_tag(snapshot, "api")
         modified = snapshot.computed_at if snapshot is not None else None
-        unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
-        if unchanged is not None:
-            return unchanged
         base_url = request.build_absolute_uri(request.path)
 
-        def render() -> bytes:
+        def render() -> HttpResponse:
             rows = selectors.standings_matching(
                 services.standings_stored_rows(tournament=tournament, snapshot=snapshot),
                 q=q,
@@ -211,24 +204,21 @@ class StandingsApi(TournamentApi):
                 count=len(rows),
                 results=StandingOutputSerializer(views, many=True).data,
             )
-            return bytes(JSONRenderer().render(data))
+            return HttpResponse(JSONRenderer().render(data), content_type="application/json")
 
-        body = render() if tag is None else _cached_body(f"{tag}|{base_url}", render)
-        response = HttpResponse(body, content_type="application/json")
-        return http_cache.add_validators(
-            request, response, tag=tag, last_modified=modified, public=tournament.is_public
+        if tag is None:
+            return http_cache.add_validators(
+                request, render(), tag=None, last_modified=None, public=False
+            )
+        identity = f"{base_url}|{limit}|{offset}|{entry or 0}|{selectors.search_key(q)}"
+        return page_cache.shared_response(
+            request,
+            key="api-standings:" + hashlib.sha256(identity.encode()).hexdigest(),
+            version=tag,
+            render=render,
+            public=tournament.is_public and not request.user.is_authenticated,
+            last_modified=modified,
         )
-
-
-def _cached_body(identity: str, render: Callable[[], bytes]) -> bytes:
-    """The body cached under ``identity`` (a snapshot tag and the answer's URL), rendered and
-    kept for ``CACHE_SECONDS`` when missing."""
-    key = "api-standings:" + hashlib.sha256(identity.encode()).hexdigest()
-    body = cache.get(key)
-    if body is None:
-        body = render()
-        cache.set(key, body, CACHE_SECONDS)
-    return bytes(body)
 
 
 class StandingsCsvApi(TournamentApi):

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hkk_tournament.web import page_cache
 from hkk_tournament.web.converters import SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import (
@@ -79,6 +82,16 @@ class RoundDetailOutputSerializer(RoundSummaryOutputSerializer):
     by_name = ByNameOutputSerializer(many=True)
 
 
+class RoundPageOutputSerializer(RoundDetailOutputSerializer):
+    """GET .../rounds/{number}/: the round with one page of its tables (``matches``) and the
+    by-name rows of those tables, plus ``count`` (tables matching the search), ``page`` and
+    ``pages``."""
+
+    count = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+
+
 class RoundQueuedOutputSerializer(serializers.Serializer):
     """The 202 body of POST .../rounds/?async=1: ``queued`` (true) and the tournament id."""
 
@@ -125,6 +138,50 @@ def round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
         "matches": views,
         "by_name": selectors.pairings_by_name(views),
     }
+
+
+#: Tables per page of GET .../rounds/{number}/.
+ROUND_API_PAGE_SIZE = 100
+
+PAGE_PARAMS = [
+    OpenApiParameter(
+        "page",
+        OpenApiTypes.INT,
+        OpenApiParameter.QUERY,
+        required=False,
+        description="Page of 100 tables (default 1; past the last: the last).",
+    ),
+    OpenApiParameter(
+        "q",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        required=False,
+        description="Only the tables where an entry's name contains this text.",
+    ),
+]
+
+
+def round_page_body(tournament: Tournament, rnd: Round, page: int, q: str) -> bytes:
+    """The JSON of :class:`RoundPageOutputSerializer`: page ``page`` of ``ROUND_API_PAGE_SIZE``
+    tables of ``rnd`` matching the search ``q`` (``selectors.round_tables_page``)."""
+    rnd.tournament = tournament
+    tables = selectors.round_tables_page(round=rnd, number=page, size=ROUND_API_PAGE_SIZE, q=q)
+    payload = {
+        "number": rnd.number,
+        "status": rnd.status,
+        "seed": rnd.seed,
+        "created_at": rnd.created_at,
+        "published_at": rnd.published_at,
+        "finished_at": rnd.finished_at,
+        "relaxations": services.round_relaxations(rnd) if rnd.relaxations else [],
+        "pair_downs": rnd.pair_downs,
+        "matches": tables.matches,
+        "by_name": selectors.pairings_by_name(tables.matches),
+        "count": tables.page.paginator.count,
+        "page": tables.page.number,
+        "pages": tables.page.paginator.num_pages,
+    }
+    return bytes(JSONRenderer().render(RoundPageOutputSerializer(payload).data))
 
 
 def round_response(tournament: Tournament, rnd: Round, code: int = status.HTTP_200_OK) -> Response:
@@ -179,20 +236,46 @@ class RoundListCreateApi(TournamentApi):
 
 class RoundDetailApi(TournamentApi):
     """GET /api/tournaments/{tournament_id}/rounds/{number}/: a round's tables with their games, the
-    first-player holder of each match and the by-name list.
+    first-player holder of each match and the by-name rows of those tables, paged:
+    ``ROUND_API_PAGE_SIZE`` tables a page (``?page=``), ``?q=`` for the tables where an entry's
+    name contains the text (case and accents ignored); ``count``, ``page`` and ``pages`` say
+    where the page is. The pairings CSV has every table.
 
+    For an anonymous reader a published or finished round's answer is kept in the shared cache
+    per page and search and renewed with the standings version and the round's status
+    (``hkk_tournament.web.page_cache``: one process renders a new version while the others answer
+    with the previous one; the ``ETag`` is a hash of the body, so a conditional GET of an
+    unchanged page answers 304). Signed-in readers get it rendered afresh (die rolls and games
+    at once).
     Anyone who may see the event; a draft round is 404 ``round_not_found`` for all but organisers.
     """
 
     @extend_schema(
         operation_id="tournaments_rounds_retrieve",
-        summary="A round's pairings with the first-player holder of every match",
-        responses={200: RoundDetailOutputSerializer, **READ_ERRORS},
+        summary="A round's pairings (100 tables a page) with the first-player holder of each match",
+        parameters=PAGE_PARAMS,
+        responses={200: RoundPageOutputSerializer, **READ_ERRORS},
     )
-    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+    def get(self, request: Request, tournament_id: int, number: int) -> HttpResponseBase:
         tournament = self.visible_tournament(tournament_id)
         rnd = selectors.round_get_visible(tournament=tournament, number=number, user=request.user)
-        return round_response(tournament, rnd)
+        page = selectors.page_number(request.query_params.get("page"))
+        q = selectors.search_text(request.query_params.get("q"))
+
+        def render() -> HttpResponse:
+            body = round_page_body(tournament, rnd, page, q)
+            return HttpResponse(body, content_type="application/json")
+
+        if rnd.status == Round.Status.DRAFT or request.user.is_authenticated:
+            return render()  # the staff and players see die rolls and games at once
+        tag = selectors.snapshot_tag(selectors.standings_snapshot(tournament), "round-api")
+        return page_cache.shared_response(
+            request,
+            key=f"api-round:{tournament.pk}:{rnd.number}:{page}:{selectors.search_key(q)}",
+            version=f"{tag}-{rnd.pk}{rnd.status}",
+            render=render,
+            public=tournament.is_public,
+        )
 
 
 class RoundSwapApi(TournamentApi):

@@ -10,6 +10,9 @@ standings columns §15 (Match points and tiebreakers).
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,9 +20,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from hkk_tournament.web import http_cache
+from hkk_tournament.web import http_cache, page_cache
 from tournaments import selectors, services
 from tournaments.access import (
     can_appoint_staff,
@@ -46,6 +50,58 @@ STANDINGS_PAGE_SIZE = 100
 LIVE_TABLES_PAGE_SIZE = 100
 #: Rows of the standings the live page shows (the top; the standings page has the rest).
 LIVE_STANDINGS_ROWS = 16
+#: Tables per page of the round page (with a search by name, like the live page).
+ROUND_TABLES_PAGE_SIZE = 100
+#: Seconds a shared rendering with a running clock is shown before it is rendered again (the
+#: page's script keeps the clock in step in between).
+CLOCK_STEP_SECONDS = 30
+
+
+def _shared(
+    request: HttpRequest,
+    tournament: Tournament,
+    parts: tuple[object, ...],
+    version: str | None,
+    render: Callable[[dict[str, Any]], HttpResponse],
+    modified: datetime | None = None,
+) -> HttpResponseBase | None:
+    """An anonymous visitor's page of a public event from the shared cache
+    (``hkk_tournament.web.page_cache``): stored per ``parts`` and language, renewed when
+    ``version`` changes; ``render(extra)`` renders it with ``extra`` added to the context (the
+    CSRF token placeholder). ``None`` for anyone else (signed-in users get their own page)."""
+    if request.method not in ("GET", "HEAD") or version is None:
+        return None
+    if request.user.is_authenticated or not tournament.is_public:
+        return None
+    key = "page:" + ":".join(str(p) for p in (*parts, get_language()))
+    searched = bool(request.GET.get("q"))
+    return page_cache.shared_response(
+        request,
+        key=key,
+        version=version,
+        render=lambda: render({"csrf_token": page_cache.CSRF_MARKER}),
+        public=True,
+        last_modified=modified,
+        keep=page_cache.SEARCH_KEEP_SECONDS if searched else page_cache.KEEP_SECONDS,
+    )
+
+
+def _clock_part(rnd: Round | None) -> str:
+    """What a page's clock depends on: the round's clock facts, and while the clock runs the
+    current ``CLOCK_STEP_SECONDS`` step (the display is rendered in the page)."""
+    if rnd is None or rnd.clock_started_at is None:
+        return "noclock"
+    running = rnd.clock_paused_at is None
+    step = int(time.time() // CLOCK_STEP_SECONDS) if running else 0
+    facts = (
+        rnd.clock_minutes,
+        rnd.clock_started_at.timestamp(),
+        rnd.clock_paused_seconds,
+        rnd.clock_paused_at.timestamp() if rnd.clock_paused_at else 0,
+        rnd.clock_extension_seconds,
+        step,
+    )
+    return "c" + "/".join(str(f) for f in facts)
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -128,18 +184,48 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/public/detail.html", context)
 
 
-def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    """GET /tournaments/<id>/rounds/<number>/: pairings by table, each match with the current
+def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponseBase:
+    """GET /tournaments/<id>/rounds/<number>/: pairings by table, ``ROUND_TABLES_PAGE_SIZE``
+    tables a page (``?page=``) with a search by name (``?q=``), each match with the current
     first-player holder and why, and the round clock; organisers of a draft round also get the
     swap form and the relaxations the pairing needed (docs/rules.md §14 (Swiss pairing and
-    byes)); judges of a published round get the fast result entry (one row per table, one
-    button per result) and organisers the clock controls.
+    byes)); judges of a published round get the fast result entry (one row per table of the
+    page, one button per result) and organisers the clock controls.
+
+    An anonymous visitor of a public event gets the shared rendering
+    (``hkk_tournament.web.page_cache``) of the round, page and search, renewed with the standings
+    version (results show once the standings that follow them are recomputed, as on the live
+    page) and the clock.
     """
     tournament = visible_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
+    page, q = _list_params(request)
+
+    def round_page(extra: dict[str, Any]) -> HttpResponse:
+        return render(
+            request,
+            "tournaments/public/round.html",
+            {**_round_context(request, tournament, rnd, page, q), **extra},
+        )
+
+    if rnd.status != Round.Status.DRAFT:
+        tag = selectors.snapshot_tag(selectors.standings_snapshot(tournament), "round")
+        version = f"{tag}-{rnd.pk}{rnd.status}-{_clock_part(rnd)}"
+        parts = ("round", tournament.pk, rnd.number, page, selectors.search_key(q))
+        shared = _shared(request, tournament, parts, version, round_page)
+        if shared is not None:
+            return shared
+    return round_page({})
+
+
+def _round_context(
+    request: HttpRequest, tournament: Tournament, rnd: Round, page: int, q: str
+) -> dict[str, Any]:
+    """The context of the round page (:func:`round_detail`) for page ``page`` and search ``q``."""
     manage = can_manage(request.user, tournament)
     judge = manage or can_judge(request.user, tournament)
-    matches = selectors.round_match_views(round=rnd)
+    tables = selectors.round_tables_page(round=rnd, number=page, size=ROUND_TABLES_PAGE_SIZE, q=q)
+    matches = tables.matches
     fast = judge and rnd.status == Round.Status.PUBLISHED
     own = player_entry_ids(request.user, tournament) if fast else set()
     open_tables = [
@@ -147,10 +233,13 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         for m in matches
         if not m.is_bye and not m.games and not own & {m.match.entry_a_id, m.match.entry_b_id}
     ]
-    context = {
+    return {
         "tournament": tournament,
         "round": rnd,
+        "tables": tables,
         "matches": matches,
+        "q": q,
+        "pager_query": _pager_query(q),
         "manage": manage,
         "judge": judge,
         "clock": selectors.clock_view(round=rnd) if rnd.status != Round.Status.DRAFT else None,
@@ -161,9 +250,10 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         "swap_form": SwapForm() if manage and rnd.status == Round.Status.DRAFT else None,
         "relaxations": services.round_relaxations(rnd) if manage and rnd.relaxations else [],
         "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
-        "history": selectors.round_history(tournament=tournament, number=number) if manage else [],
+        "history": selectors.round_history(tournament=tournament, number=rnd.number)
+        if manage
+        else [],
     }
-    return render(request, "tournaments/public/round.html", context)
 
 
 def round_by_name(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
@@ -225,32 +315,42 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     never loads the snapshot's rows.
     """
     tournament = visible_tournament(request, tournament_id)
-    page, q = _list_params(request)
+    page_number, q = _list_params(request)
     snapshot = selectors.standings_snapshot(tournament)
-    tag = selectors.snapshot_tag(snapshot, "standings", page, selectors.search_key(q))
+    tag = selectors.snapshot_tag(snapshot, "standings", page_number, selectors.search_key(q))
     modified = snapshot.computed_at if snapshot is not None else None
-    unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
-    if unchanged is not None:
-        return unchanged
-    table = SimpleLazyObject(
-        lambda: selectors.standings_page(
-            tournament=tournament,
-            rows=_stored_rows(tournament, snapshot),
-            number=page,
-            size=STANDINGS_PAGE_SIZE,
-            q=q,
+    if request.user.is_authenticated or not tournament.is_public:
+        unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
+        if unchanged is not None:
+            return unchanged
+
+    def page(extra: dict[str, Any]) -> HttpResponse:
+        table = SimpleLazyObject(
+            lambda: selectors.standings_page(
+                tournament=tournament,
+                rows=_stored_rows(tournament, snapshot),
+                number=page_number,
+                size=STANDINGS_PAGE_SIZE,
+                q=q,
+            )
         )
-    )
-    context = {
-        "tournament": tournament,
-        "table": table,
-        "pager_query": _pager_query(q),
-        "fragment_key": tag,
-        "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
-        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
-        "judge": can_judge(request.user, tournament),
-    }
-    response = render(request, "tournaments/public/standings.html", context)
+        context = {
+            "tournament": tournament,
+            "table": table,
+            "pager_query": _pager_query(q),
+            "fragment_key": tag,
+            "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
+            "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+            "judge": can_judge(request.user, tournament),
+            **extra,
+        }
+        return render(request, "tournaments/public/standings.html", context)
+
+    parts = ("standings", tournament.pk, page_number, selectors.search_key(q))
+    shared = _shared(request, tournament, parts, tag, page, modified)
+    if shared is not None:
+        return shared
+    response = page({})
     return http_cache.add_validators(
         request, response, tag=tag, last_modified=modified, public=tournament.is_public
     )
@@ -282,9 +382,10 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     )
     tag = f"{fragment_key}-{int(partial)}" if fragment_key is not None else None
     modified = snapshot.computed_at if snapshot is not None else None
-    unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
-    if unchanged is not None:
-        return unchanged
+    if request.user.is_authenticated or not tournament.is_public:
+        unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
+        if unchanged is not None:
+            return unchanged
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": rnd,
@@ -310,17 +411,35 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
         "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
         "refresh": REFRESH_SECONDS,
     }
-    if partial:
-        response = render(request, "tournaments/public/_live_content.html", context)
-    else:
-        context["rounds"] = selectors.rounds_visible(tournament=tournament, user=request.user)
-        context["clock"] = selectors.clock_view(round=rnd) if rnd is not None else None
-        query = urlencode({"partial": 1, **_kept_params(page, q)})
-        context["live_url"] = f"{reverse('tournaments:live', args=[tournament.pk])}?{query}"
-        context["search_tables"] = rnd is not None and (
-            bool(q) or rnd.matches.count() > LIVE_TABLES_PAGE_SIZE
-        )
-        response = render(request, "tournaments/public/live.html", context)
+
+    def live_page(extra: dict[str, Any]) -> HttpResponse:
+        context.update(extra)
+        if partial:
+            return render(request, "tournaments/public/_live_content.html", context)
+        context.update(_live_page_context(request, tournament, rnd, page, q))
+        return render(request, "tournaments/public/live.html", context)
+
+    parts = ("live", tournament.pk, page, selectors.search_key(q), int(partial))
+    version = f"{tag}-{_clock_part(rnd)}" if tag is not None and not partial else tag
+    shared = _shared(request, tournament, parts, version, live_page, modified)
+    if shared is not None:
+        return shared
+    response = live_page({})
     return http_cache.add_validators(
         request, response, tag=tag, last_modified=modified, public=tournament.is_public
     )
+
+
+def _live_page_context(
+    request: HttpRequest, tournament: Tournament, rnd: Round | None, page: int, q: str
+) -> dict[str, Any]:
+    """What the whole live page adds to its refresh fragment's context: the rounds, the clock,
+    the refresh URL (keeping ``page`` and ``q``) and whether to offer the table search."""
+    query = urlencode({"partial": 1, **_kept_params(page, q)})
+    return {
+        "rounds": selectors.rounds_visible(tournament=tournament, user=request.user),
+        "clock": selectors.clock_view(round=rnd) if rnd is not None else None,
+        "live_url": f"{reverse('tournaments:live', args=[tournament.pk])}?{query}",
+        "search_tables": rnd is not None
+        and (bool(q) or rnd.matches.count() > LIVE_TABLES_PAGE_SIZE),
+    }

@@ -8,10 +8,13 @@ Rules: docs/rules.md §6 (HKK first-player rights), §14 (Swiss pairing and byes
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils.translation import gettext
 
@@ -205,19 +208,73 @@ class TablesPage(SearchedPage):
     matches: list[MatchView]
 
 
+#: Name indexes kept in this process, newest last: ``round_name_index`` key → index.
+_INDEXES: OrderedDict[str, list[tuple[str, int]]] = OrderedDict()
+_INDEXES_LOCK = threading.Lock()
+#: Rounds whose index a process keeps (a few hundred kB each at 4,096 entries).
+INDEXES_KEPT = 8
+#: Seconds the shared cache keeps an index (an entry renamed during a round shows under its
+#: new name once the index is rebuilt: at the latest after this).
+INDEX_SECONDS = 600
+
+
+def _index_key(round: Round) -> str:
+    stamp = round.published_at.timestamp() if round.published_at is not None else 0
+    return f"round-names:{round.pk}:{stamp}"
+
+
+def round_name_index(*, round: Round, rebuild: bool = False) -> list[tuple[str, int]]:
+    """The "find my table" index of a published or finished ``round``: ``(normalised name,
+    table)`` for each seat (``search_needle`` form, so a search only compares strings). Built
+    from two queries once per round (``rebuild``: now, as the warm-up after a publish does),
+    kept in the shared cache for ``INDEX_SECONDS`` and in each process (``INDEXES_KEPT``
+    rounds), so a search never normalises the event's names again."""
+    key = _index_key(round)
+    if not rebuild:
+        with _INDEXES_LOCK:
+            index = _INDEXES.get(key)
+        if index is None:
+            index = cache.get(key)
+        if index is not None:
+            _keep_index(key, index)
+            return index
+    names = names_by_entry(round.tournament)
+    index = []
+    for table, a, b in round.matches.values_list("table", "entry_a_id", "entry_b_id"):
+        for entry in (a, b):
+            if entry is not None:
+                index.append((search_needle(names.get(entry, "")), table))
+    cache.set(key, index, INDEX_SECONDS)
+    _keep_index(key, index)
+    return index
+
+
+def _keep_index(key: str, index: list[tuple[str, int]]) -> None:
+    with _INDEXES_LOCK:
+        _INDEXES[key] = index
+        _INDEXES.move_to_end(key)
+        while len(_INDEXES) > INDEXES_KEPT:
+            _INDEXES.popitem(last=False)
+
+
 def round_tables_page(*, round: Round, number: int, size: int, q: str = "") -> TablesPage:
     """Page ``number`` (clamped to the last) of ``size`` tables of ``round`` in table order;
     with a search text ``q`` only the tables where an entry's name contains it (case- and
     accent-insensitive). Reads only that page's matches, games and names: five queries at
-    most, whatever the size of the round (a search also reads the event's names once)."""
+    most, whatever the size of the round. A search in a published or finished round reads the
+    round's name index (:func:`round_name_index`); in a draft it reads the event's names."""
     tournament = round.tournament
     matches = round.matches.order_by("table")
     if q:
         needle = search_needle(q)
-        found = [
-            pk for pk, name in names_by_entry(tournament).items() if name_matches(name, needle)
-        ]
-        matches = matches.filter(Q(entry_a_id__in=found) | Q(entry_b_id__in=found))
+        if round.status == Round.Status.DRAFT:
+            found = [
+                pk for pk, name in names_by_entry(tournament).items() if name_matches(name, needle)
+            ]
+            matches = matches.filter(Q(entry_a_id__in=found) | Q(entry_b_id__in=found))
+        else:
+            index = round_name_index(round=round)
+            matches = matches.filter(table__in={t for name, t in index if needle in name})
     page = paginate(matches.prefetch_related("games"), number=number, size=size)
     total = round.matches.count() if q else page.paginator.count
     chosen = list(page.object_list)

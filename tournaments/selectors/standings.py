@@ -15,6 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.core.cache import cache
 from django.utils.formats import number_format
 from django.utils.translation import gettext
 
@@ -48,10 +49,26 @@ _ROWS_LOCK = threading.Lock()
 ROWS_KEPT = 4
 
 
+#: Seconds the shared cache keeps a version's parsed rows.
+SHARED_ROWS_SECONDS = 600
+
+
+def _shared_rows_key(snapshot: StandingsSnapshot) -> str:
+    return f"snapshot-rows:{snapshot.pk}:{snapshot.version}:{snapshot.computed_at.timestamp()}"
+
+
+def snapshot_rows_share(snapshot: StandingsSnapshot, rows: list[dict[str, Any]]) -> None:
+    """Put a just computed version's ``rows`` into the shared cache (the standings task, right
+    after the recompute), so no app server process parses them from the database."""
+    cache.set(_shared_rows_key(snapshot), list(rows), SHARED_ROWS_SECONDS)
+
+
 def snapshot_rows(snapshot: StandingsSnapshot) -> list[dict[str, Any]]:
     """The stored rows of ``snapshot`` (``StandingsSnapshot.rows``, about 1 MB of JSON at 4,096
-    entries), loaded from the database once per snapshot version and process and then kept
-    (the ``ROWS_KEPT`` newest versions): while results come in, every page and API answer a new
+    entries), read once per snapshot version and process and then kept (the ``ROWS_KEPT``
+    newest versions): from the shared cache, where the standings task puts each new version
+    (:func:`snapshot_rows_share`) and the first process to parse it from the database leaves
+    it, else from the database. While results come in, every page and API answer a new
     version leaves uncached needs them, and a worker renders several of those at once. A new
     version has a new key, so nothing stale is ever read. Callers must not change the rows."""
     key = (snapshot.pk, snapshot.version, snapshot.computed_at.timestamp())
@@ -61,7 +78,11 @@ def snapshot_rows(snapshot: StandingsSnapshot) -> list[dict[str, Any]]:
             _ROWS.move_to_end(key)
             return rows
         # Loaded under the lock: a worker's other threads wait for this read, not repeat it.
-        rows = list(snapshot.rows)
+        shared = _shared_rows_key(snapshot)
+        rows = cache.get(shared)
+        if rows is None:
+            rows = list(snapshot.rows)
+            cache.set(shared, rows, SHARED_ROWS_SECONDS)
         _ROWS[key] = rows
         while len(_ROWS) > ROWS_KEPT:
             _ROWS.popitem(last=False)

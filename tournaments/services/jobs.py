@@ -15,11 +15,13 @@ from django.db import transaction
 from hkk_tournament.jobs import JobArg, JobKey, enqueue, open_batch, send
 
 __all__ = [
+    "PAGES_WARM",
     "ROUND_PAIR_NEXT",
     "STANDINGS_DEBOUNCE_SECONDS",
     "STANDINGS_RECOMPUTE",
     "JobArg",
     "enqueue",
+    "enqueue_pages_warm",
     "enqueue_round_pair_next",
     "enqueue_standings",
     "send",
@@ -28,6 +30,7 @@ __all__ = [
 #: Registered names of the tournament tasks (``tournaments.tasks`` uses the same constants).
 ROUND_PAIR_NEXT = "tournaments.round_pair_next"
 STANDINGS_RECOMPUTE = "tournaments.standings_recompute"
+PAGES_WARM = "tournaments.pages_warm"
 
 
 #: Seconds a queued standings recompute waits (with a broker), so that the results of a burst
@@ -76,3 +79,15 @@ def enqueue_round_pair_next(
     enqueue(
         ROUND_PAIR_NEXT, tournament_id=tournament_id, requested_by_id=requested_by_id, number=number
     )
+
+
+def enqueue_pages_warm(tournament_id: int) -> None:
+    """Render the event's hot public pages into the shared cache and build the shown round's
+    name index in a worker after the current transaction commits (after a publish; the
+    standings task warms after each recompute itself). Skipped without a broker (eager mode):
+    the first visitors render them instead of the request that published."""
+    from django.conf import settings
+
+    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        return
+    enqueue(PAGES_WARM, tournament_id=tournament_id)

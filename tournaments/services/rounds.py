@@ -35,7 +35,11 @@ from tournaments.models import Tournament as TournamentModel
 from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status, scoring_for
 from tournaments.services.deck_lists import lock_lists, require_pairable
-from tournaments.services.jobs import enqueue_round_pair_next, enqueue_standings
+from tournaments.services.jobs import (
+    enqueue_pages_warm,
+    enqueue_round_pair_next,
+    enqueue_standings,
+)
 
 R = Round.Status
 
@@ -424,6 +428,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     rnd.status = R.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
+    enqueue_pages_warm(rnd.tournament_id)
     return rnd
 
 
