@@ -18,7 +18,8 @@ from django.contrib.auth import get_user_model
 from hkk_tournament.errors import ApplicationError
 from tournaments.models import Tournament
 from tournaments.services import round_pair_next, standings_refresh
-from tournaments.services.jobs import ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
+from tournaments.services.circuits import circuit_ratings_refresh
+from tournaments.services.jobs import CIRCUIT_RATINGS_REFRESH, ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
 
 
 @shared_task(bind=True, name=ROUND_PAIR_NEXT, acks_late=True)
@@ -55,3 +56,12 @@ def standings_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
     """
     snapshot = standings_refresh(tournament_id=tournament_id)
     return {"ok": True, "tournament": tournament_id, "rows": len(snapshot.rows)}
+
+
+@shared_task(bind=True, name=CIRCUIT_RATINGS_REFRESH, acks_late=True)
+def circuit_ratings_refresh_task(self: Any, circuit_id: int) -> dict[str, Any]:
+    """Recompute the OpenSkill ratings of ``circuit_id`` (``services.circuits.
+    circuit_ratings_refresh``); idempotent. Returns ``{"ok": True, "circuit": id, "rated": n}``.
+    """
+    rated = circuit_ratings_refresh(circuit_id=circuit_id)
+    return {"ok": True, "circuit": circuit_id, "rated": rated}

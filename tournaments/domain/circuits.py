@@ -109,7 +109,8 @@ class PointsTable:
         )
 
     def to_text(self) -> str:
-        """One line per band: ``min_field: p1 p2 p3 … | participation`` (see :func:`parse_points_table`)."""
+        """One line per band: ``min_field: p1 p2 p3 … | participation``
+        (:func:`parse_points_table`)."""
         return "\n".join(
             f"{b.min_field}: {' '.join(number_text(p) for p in b.points)}"
             f" | {number_text(b.participation)}"

@@ -17,6 +17,7 @@ from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament, TournamentAction
 from tournaments.services._common import lock_tournament, require_status
 from tournaments.services._details import apply_details
+from tournaments.services.circuits import circuits_event_finished
 from tournaments.services.tournaments import SCORING_FIELDS
 
 S = Tournament.Status
@@ -94,4 +95,5 @@ def tournament_reopen(*, tournament: Tournament, by: Any = None, reason: str = "
     tournament.status = S.RUNNING
     tournament.finished_at = None
     tournament.save(update_fields=["status", "finished_at"])
+    circuits_event_finished(tournament=tournament)  # it no longer counts until finished again
     return tournament

@@ -31,6 +31,7 @@ from tournaments.services._common import (
     require_status,
 )
 from tournaments.services._details import apply_details, kind_for_format
+from tournaments.services.circuits import circuits_event_finished
 from tournaments.services.deck_lists import lock_lists, require_pairable
 
 S = Tournament.Status
@@ -413,4 +414,5 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
     tournament.status = S.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
+    circuits_event_finished(tournament=tournament)  # ratings of the circuits counting it
     return tournament
