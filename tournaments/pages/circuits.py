@@ -29,6 +29,11 @@ from tournaments.pages.circuit_forms import (
 )
 from tournaments.pages.common import entry_of, visible_tournament
 from tournaments.permissions import can_manage
+from tournaments.selectors.circuits import (
+    circuit_get_owned,
+    circuit_get_visible,
+    circuits_visible,
+)
 from tournaments.selectors.profiles import (
     can_view_profile,
     players_of_person,
@@ -40,17 +45,11 @@ from tournaments.services import circuits as cs
 
 
 def _visible_circuit(request: HttpRequest, circuit_id: int) -> Circuit:
-    circuit = get_object_or_404(Circuit.objects.select_related("game", "owner"), pk=circuit_id)
-    if not circuit.is_public and circuit.owner_id != request.user.pk:
-        raise Http404
-    return circuit
+    return circuit_get_visible(circuit_id=circuit_id, user=request.user)
 
 
 def _owned_circuit(request: HttpRequest, circuit_id: int) -> Circuit:
-    circuit = _visible_circuit(request, circuit_id)
-    if circuit.owner_id != request.user.pk:
-        raise PermissionDenied(_("Only the owner of the circuit may do this."))
-    return circuit
+    return circuit_get_owned(circuit_id=circuit_id, user=request.user)
 
 
 @require_http_methods(["GET", "POST"])
@@ -76,11 +75,7 @@ def circuit_list(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(exc.message))
         else:
             return redirect(reverse("tournaments:circuit", args=[circuit.pk]))
-    circuits = Circuit.objects.select_related("game").order_by("-created_at")
-    if request.user.is_authenticated:
-        visible = [c for c in circuits if c.is_public or c.owner_id == request.user.pk]
-    else:
-        visible = [c for c in circuits if c.is_public]
+    visible = circuits_visible(user=request.user)
     return render(request, "tournaments/circuits/list.html", {"circuits": visible, "form": form})
 
 
