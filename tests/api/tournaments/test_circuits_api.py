@@ -4,6 +4,7 @@ requests and decisions with their permissions, player profiles (tournaments/api/
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, ensure_format
@@ -47,7 +48,7 @@ def test_create_join_and_decide(season) -> None:
         401,
         403,
     )
-    other = UserFactory(username="masik")
+    other = get_user_model().objects.create_user(username="masik")
     api.force_authenticate(other)
     made = api.post(
         "/api/circuits/", {"game": "hkk", "hkk_preset": True, "season": "2026"}, format="json"
@@ -79,7 +80,9 @@ def test_create_join_and_decide(season) -> None:
 
 
 def test_profile_api_respects_privacy() -> None:
-    user = UserFactory(username="jatekos", first_name="Péter", last_name="Kovács")
+    user = get_user_model().objects.create_user(
+        username="jatekos", first_name="Péter", last_name="Kovács"
+    )
     api = APIClient()
     assert api.get(f"/api/players/{user.pk}/").status_code == 404
     api.force_authenticate(user)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from tests.factories import UserFactory, ensure_format
 from tests.services.tournaments.circuit_helpers import make_circuit, play_event
@@ -68,7 +69,7 @@ def test_settings_errors_and_join_requests(client, season) -> None:
     )
     assert page.status_code == 200
     assert "ponttáblázat 1. sora" in page.content.decode()
-    other = UserFactory(username="masik")
+    other = get_user_model().objects.create_user(username="masik")
     t = services.tournament_create(owner=other, name="Vidéki verseny", format_slug="hkk")
     client.force_login(other)
     page = client.post(
@@ -84,7 +85,9 @@ def test_settings_errors_and_join_requests(client, season) -> None:
 
 
 def test_profile_is_private_until_the_player_chooses(client) -> None:
-    user = UserFactory(username="jatekos", first_name="Péter", last_name="Kovács")
+    user = get_user_model().objects.create_user(
+        username="jatekos", first_name="Péter", last_name="Kovács"
+    )
     assert client.get(f"/players/{user.pk}/").status_code == 404
     client.force_login(user)
     page = client.get(f"/players/{user.pk}/")

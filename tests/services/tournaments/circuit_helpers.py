@@ -4,6 +4,7 @@ order (the stronger player wins every match 2–1), in a circuit."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tests.services.tournaments.helpers import play
 from tournaments import services
@@ -17,7 +18,7 @@ TIERS = "local 1 Helyi\nnational 2 Országos"
 
 def make_circuit(owner, game, **overrides) -> Circuit:
     """A circuit of ``game`` with :data:`TABLE` and :data:`TIERS`, best 2, at least 2 events."""
-    data = dict(
+    data: dict[str, Any] = dict(
         name="Szezon 2026",
         points_text=TABLE,
         tiers_text=TIERS,
@@ -47,6 +48,7 @@ def play_event(owner, names: Sequence[str], *, name: str = "Event") -> Tournamen
     for _number in range(3):
         rnd = services.round_publish(round=services.round_pair_next(tournament=t))
         for m in rnd.matches.order_by("table"):
+            assert m.entry_b_id is not None  # four players: no bye
             a_wins = strength[m.entry_a_id] < strength[m.entry_b_id]
             play(m, ("a", "a", "b") if a_wins else ("b", "b", "a"))
         services.round_finish(round=rnd)

@@ -130,7 +130,7 @@ def test_hkk_preset_and_history(season) -> None:
     hsz, profi = cs.circuit_create_hkk_preset(owner=owner, game=_circuit.game, season="2026")
     assert hsz.formulas_unpublished and profi.formulas_unpublished
     assert [lg.measured_on_id for lg in hsz.leagues.order_by("id")] == [hsz.pk, profi.pk, profi.pk]
-    player = Player.objects.filter(display_name="Csaba").first()
+    player = Player.objects.filter(display_name="Csaba").order_by("id")[0]
     history = cs.person_history(players=players_of_person(player))
     assert [(h.placement, h.field_size, h.record) for h in history] == [
         (1, 4, "3–0–0"),  # E3, newest first
