@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from hkk_tournament.downloads import csv_response
 from hkk_tournament.errors import ApplicationError
 from tournaments.domain.circuits import SEASON_TIEBREAKS
 from tournaments.models import Circuit, CircuitEvent, CircuitRating, League
@@ -133,11 +134,7 @@ def circuit_detail(request: HttpRequest, circuit_id: int) -> HttpResponse:
 def circuit_csv(request: HttpRequest, circuit_id: int) -> HttpResponse:
     """GET /circuits/<id>/standings.csv: the whole season standings."""
     circuit = _visible_circuit(request, circuit_id)
-    response = HttpResponse(
-        cs.circuit_standings_csv(circuit=circuit), content_type="text/csv; charset=utf-8"
-    )
-    response["Content-Disposition"] = f'attachment; filename="circuit-{circuit.pk}.csv"'
-    return response
+    return csv_response(cs.circuit_standings_csv(circuit=circuit), f"circuit-{circuit.pk}.csv")
 
 
 @login_required

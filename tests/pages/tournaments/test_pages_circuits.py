@@ -4,6 +4,8 @@ error on the organiser's add-entry form, join requests, profile privacy."""
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 
 import pytest
@@ -95,3 +97,15 @@ def test_profile_is_private_until_the_player_chooses(client) -> None:
     client.post(f"/players/{user.pk}/", {"is_public": "1"})
     client.logout()
     assert client.get(f"/players/{user.pk}/").status_code == 200
+
+
+def test_season_csv_neutralises_formulas(client) -> None:
+    owner = get_user_model().objects.create_user(username="korrendezo2")
+    circuit = make_circuit(owner, ensure_format("hkk").game, min_events=0)
+    hostile = ['=HYPERLINK("http://x","y")', "+1+2", "@SUM(A1)", "-3"]
+    t = play_event(owner, hostile, name="=cmd|' /C calc'!A0")
+    cs.circuit_event_request(circuit=circuit, tournament=t, by=owner, tier="local")
+    body = client.get(f"/circuits/{circuit.pk}/standings.csv").content.decode("utf-8-sig")
+    cells = [c for row in csv.reader(io.StringIO(body, newline="")) for c in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert '\'=HYPERLINK("http://x","y")' in cells
