@@ -71,12 +71,16 @@ class PointsTable:
 
     bands: tuple[PointsBand, ...]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bands", tuple(sorted(self.bands, key=lambda b: b.min_field)))
+
     def points_for(self, placement: int, field_size: int) -> Fraction:
         """Points (before the tier multiplier) of ``placement`` in a field of ``field_size``."""
         band = None
-        for candidate in sorted(self.bands, key=lambda b: b.min_field):
-            if candidate.min_field <= field_size:
-                band = candidate
+        for candidate in self.bands:
+            if candidate.min_field > field_size:
+                break
+            band = candidate
         if band is None or placement < 1:
             return Fraction(0)
         if placement <= len(band.points):
@@ -286,9 +290,10 @@ class SeasonRow:
 def score_results(rules: SeasonRules, results: Sequence[EventResult]) -> list[ScoredResult]:
     """One person's results with their points, the best ``rules.best_n`` marked counted
     (more points first; on equal points the earlier event). Best first."""
-    scored = [
-        (rules.table.points_for(r.placement, r.field_size) * r.multiplier, r) for r in results
-    ]
+    scored = []
+    for r in results:
+        points = rules.table.points_for(r.placement, r.field_size)
+        scored.append((points if r.multiplier == 1 else points * r.multiplier, r))
     scored.sort(key=lambda pr: (-pr[0], pr[1].order, pr[1].event))
     limit = len(scored) if rules.best_n is None else rules.best_n
     return [ScoredResult(r, p, i < limit) for i, (p, r) in enumerate(scored)]
