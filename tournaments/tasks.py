@@ -23,7 +23,13 @@ from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.permissions import on_behalf_of
 from tournaments.services import round_pair_next, standings_refresh
-from tournaments.services.jobs import PAGES_WARM, ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
+from tournaments.services.circuits import circuit_ratings_refresh
+from tournaments.services.jobs import (
+    CIRCUIT_RATINGS_REFRESH,
+    PAGES_WARM,
+    ROUND_PAIR_NEXT,
+    STANDINGS_RECOMPUTE,
+)
 
 
 @shared_task(bind=True, name=ROUND_PAIR_NEXT, acks_late=True)
@@ -92,3 +98,12 @@ def pages_warm_task(self: Any, tournament_id: int) -> dict[str, Any]:
     Returns ``{"ok": True, "tournament": id, "pages": pages rendered}``.
     """
     return {"ok": True, "tournament": tournament_id, "pages": pages_warm(tournament_id)}
+
+
+@shared_task(bind=True, name=CIRCUIT_RATINGS_REFRESH, acks_late=True)
+def circuit_ratings_refresh_task(self: Any, circuit_id: int) -> dict[str, Any]:
+    """Recompute the OpenSkill ratings of ``circuit_id`` (``services.circuits.
+    circuit_ratings_refresh``); idempotent. Returns ``{"ok": True, "circuit": id, "rated": n}``.
+    """
+    rated = circuit_ratings_refresh(circuit_id=circuit_id)
+    return {"ok": True, "circuit": circuit_id, "rated": rated}

@@ -5,6 +5,7 @@ from django.urls import path
 import hkk_tournament.web.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.api import (
     actions,
+    circuits,
     claims,
     clock,
     deck_checks,
@@ -196,4 +197,22 @@ urlpatterns = [
     path(T + "standings/", exports.StandingsApi.as_view(), name="tournaments-standings"),
     path(T + "standings.csv", exports.StandingsCsvApi.as_view(), name="tournaments-standings-csv"),
     path(T + "export/", exports.TournamentExportApi.as_view(), name="tournaments-export"),
+    path("circuits/", circuits.CircuitListApi.as_view(), name="circuits"),
+    path("circuits/<id:circuit_id>/", circuits.CircuitDetailApi.as_view(), name="circuits-detail"),
+    path(
+        "circuits/<id:circuit_id>/standings/",
+        circuits.CircuitStandingsApi.as_view(),
+        name="circuits-standings",
+    ),
+    path(
+        "circuits/<id:circuit_id>/events/",
+        circuits.CircuitEventsApi.as_view(),
+        name="circuits-events",
+    ),
+    path(
+        "circuits/<id:circuit_id>/events/<id:link_id>/decision/",
+        circuits.CircuitDecisionApi.as_view(),
+        name="circuits-events-decision",
+    ),
+    path("players/<id:user_id>/", circuits.PlayerProfileApi.as_view(), name="players-profile"),
 ]

@@ -12,7 +12,9 @@ rounds, matches, games and their history, one module per concern.
 - :mod:`~tournaments.models.penalties`: :class:`Penalty` (the penalty log);
 - :mod:`~tournaments.models.staff`: :class:`StaffRole`;
 - :mod:`~tournaments.models.standings`: :class:`StandingsSnapshot`;
-- :mod:`~tournaments.models.history`: :class:`TournamentAction` (the organiser's action log).
+- :mod:`~tournaments.models.history`: :class:`TournamentAction` (the organiser's action log);
+- :mod:`~tournaments.models.circuits`: :class:`Circuit`, :class:`League`, :class:`CircuitEvent`,
+  :class:`CircuitRating`, :class:`PlayerProfile` (seasons, leagues, ratings, profiles).
 
 Writes go through ``tournaments.services`` only; reads through ``tournaments.selectors``.
 Sources: docs/rules.md §6 (HKK first-player rights: per-game ``right_holder``/``waived``/
@@ -25,6 +27,13 @@ Every model is imported here, so Django, the migrations and ``from tournaments.m
 see them all.
 """
 
+from tournaments.models.circuits import (
+    Circuit,
+    CircuitEvent,
+    CircuitRating,
+    League,
+    PlayerProfile,
+)
 from tournaments.models.deck_checks import DeckCheck
 from tournaments.models.decks import DeckSubmission
 from tournaments.models.entries import Entry, EntryMember, Player
@@ -46,6 +55,11 @@ from tournaments.models.standings import StandingsSnapshot
 from tournaments.models.tournament import Tournament
 
 __all__ = [
+    "Circuit",
+    "CircuitEvent",
+    "CircuitRating",
+    "League",
+    "PlayerProfile",
     "DeckCheck",
     "DeckSubmission",
     "Entry",

@@ -7,6 +7,7 @@ from django.urls import path
 
 import hkk_tournament.web.converters  # noqa: F401  (registers <id:…>, <small:…>)
 from tournaments.pages import (
+    circuits,
     clock,
     event_history,
     judge,
@@ -108,4 +109,18 @@ urlpatterns = [
     path(R + "print/slips.pdf", organiser_rounds.print_slips, name="print-slips"),
     path(T + "print/standings.pdf", organiser_rounds.print_standings, name="print-standings"),
     path(T + "standings/", public.standings, name="standings"),
+    path("circuits/", circuits.circuit_list, name="circuits"),
+    path("circuits/<id:circuit_id>/", circuits.circuit_detail, name="circuit"),
+    path("circuits/<id:circuit_id>/standings.csv", circuits.circuit_csv, name="circuit-csv"),
+    path("circuits/<id:circuit_id>/settings/", circuits.circuit_settings, name="circuit-settings"),
+    path("circuits/<id:circuit_id>/leagues/new/", circuits.league_edit, name="league-new"),
+    path("circuits/<id:circuit_id>/leagues/<id:league_id>/", circuits.league_edit, name="league"),
+    path(
+        "circuits/<id:circuit_id>/events/<id:link_id>/decide/",
+        circuits.circuit_decide,
+        name="circuit-decide",
+    ),
+    path(T + "circuits/", circuits.tournament_circuits, name="tournament-circuits"),
+    path(T + "entries/<id:entry_id>/history/", circuits.entry_history, name="entry-history"),
+    path("players/<id:user_id>/", circuits.profile, name="player-profile"),
 ]

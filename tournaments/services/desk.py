@@ -37,6 +37,7 @@ from tournaments.models.entries import name_key
 from tournaments.permissions import acting_user, require_manage
 from tournaments.services import round_fixes
 from tournaments.services._common import last_round, lock_tournament, require_status
+from tournaments.services.circuits import league_gate_check
 from tournaments.services.csv_files import decode_csv_bytes, read_csv_rows
 from tournaments.services.deck_lists import (
     deck_check_text,
@@ -558,6 +559,7 @@ def _save_rows(
             pair_drafts_reconcile(draft_of[(row.line, "A")], draft_of[(row.line, "B")])
     locked = lock_tournament(tournament)
     _open_for_import(locked, pair=tournament.is_pair)
+    league_gate_check(tournament=locked, players=players)  # docs/rules.md §19
     cap = locked.max_entries
     if cap and locked.entries.filter(dropped_after_round=None).count() + len(rows) > cap:
         raise InvalidState(

@@ -17,6 +17,7 @@ from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament, TournamentAction
 from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import lock_tournament, require_status
+from tournaments.services.circuits import circuits_event_finished
 from tournaments.services.tournaments import SCORING_FIELDS, apply_details
 
 S = Tournament.Status
@@ -93,4 +94,5 @@ def tournament_reopen(*, tournament: Tournament, actor: Any, reason: str = "") -
     tournament.status = S.RUNNING
     tournament.finished_at = None
     tournament.save(update_fields=["status", "finished_at"])
+    circuits_event_finished(tournament=tournament)  # it no longer counts until finished again
     return tournament

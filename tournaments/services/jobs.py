@@ -16,12 +16,14 @@ from hkk_tournament.jobs import JobArg, JobKey, enqueue, open_batch, send
 
 __all__ = [
     "PAGES_WARM",
+    "CIRCUIT_RATINGS_REFRESH",
     "ROUND_PAIR_NEXT",
     "STANDINGS_DEBOUNCE_SECONDS",
     "STANDINGS_RECOMPUTE",
     "JobArg",
     "enqueue",
     "enqueue_pages_warm",
+    "enqueue_circuit_ratings",
     "enqueue_round_pair_next",
     "enqueue_standings",
     "send",
@@ -91,3 +93,14 @@ def enqueue_pages_warm(tournament_id: int) -> None:
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
         return
     enqueue(PAGES_WARM, tournament_id=tournament_id)
+
+
+#: Registered name of the circuit ratings task (``tournaments.tasks`` uses the same constant).
+CIRCUIT_RATINGS_REFRESH = "tournaments.circuit_ratings_refresh"
+
+
+def enqueue_circuit_ratings(circuit_id: int) -> None:
+    """Recompute the OpenSkill ratings of ``circuit_id`` after the current transaction commits
+    (``services.circuits.circuit_ratings_refresh``; idempotent, once per transaction; in-process
+    when no broker is configured or reachable)."""
+    enqueue(CIRCUIT_RATINGS_REFRESH, circuit_id=circuit_id)

@@ -18,6 +18,7 @@ from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments.models import Entry, EntryMember, Player, Tournament, TournamentAction
 from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status
+from tournaments.services.circuits import league_gate_check
 from tournaments.services.jobs import enqueue_standings
 from tournaments.services.round_fixes import (
     MissedChoice,
@@ -45,9 +46,12 @@ def add_entry(
 
     Raises ``Conflict("player_already_registered")`` when a player is in another entry of the
     tournament already or is given twice (the caller's transaction is then rolled back), and
-    ``InvalidState("event_full")`` when the event's player cap (``max_entries``) is reached.
+    ``InvalidState("event_full")`` when the event's player cap (``max_entries``) is reached,
+    ``InvalidState("league_gate_refused")`` when the event belongs to a league whose gate a
+    player does not pass (docs/rules.md §19 (Circuits, season standings and league gates)).
     """
     require_room(tournament)
+    league_gate_check(tournament=tournament, players=players)
     entry = Entry.objects.create(
         tournament=tournament, name=name, registered_round=registered_round
     )

@@ -34,6 +34,7 @@ from tournaments.services._common import (
     lock_tournament,
     require_status,
 )
+from tournaments.services.circuits import circuits_event_finished
 from tournaments.services.deck_lists import lock_lists, require_pairable
 
 S = Tournament.Status
@@ -468,4 +469,5 @@ def tournament_finish(*, actor: Any, tournament: Tournament) -> Tournament:
     tournament.status = S.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
+    circuits_event_finished(tournament=tournament)  # ratings of the circuits counting it
     return tournament
