@@ -17,6 +17,7 @@ from tournaments import selectors
 from tournaments.models import Round
 from tournaments.selectors.clock import clock_read
 from tournaments.services._common import lock_tournament
+from tournaments.services.push import push_clock
 
 __all__ = [
     "clock_read",
@@ -73,6 +74,7 @@ def round_clock_start(*, round: Round, minutes: int | None = None) -> Round:
         rnd.clock_minutes = _minutes(minutes, field="minutes", low=1, high=240)
     rnd.clock_started_at = timezone.now()
     rnd.save(update_fields=["clock_minutes", "clock_started_at"])
+    push_clock(rnd)
     return rnd
 
 
@@ -85,6 +87,7 @@ def round_clock_pause(*, round: Round) -> Round:
         raise InvalidState("clock_not_running", _("The clock is not running."), {})
     rnd.clock_paused_at = timezone.now()
     rnd.save(update_fields=["clock_paused_at"])
+    push_clock(rnd)
     return rnd
 
 
@@ -100,6 +103,7 @@ def round_clock_resume(*, round: Round) -> Round:
     rnd.clock_paused_seconds += max(0, pause)
     rnd.clock_paused_at = None
     rnd.save(update_fields=["clock_paused_seconds", "clock_paused_at"])
+    push_clock(rnd)
     return rnd
 
 
@@ -114,8 +118,10 @@ def round_clock_extend(*, round: Round, minutes: int, table: int | None = None) 
     if table is None:
         rnd.clock_extension_seconds += seconds
         rnd.save(update_fields=["clock_extension_seconds"])
+        push_clock(rnd)
         return rnd
     match = selectors.match_for_table(round=rnd, table=table)
     match.extension_seconds += seconds
     match.save(update_fields=["extension_seconds"])
+    push_clock(rnd, match)
     return rnd

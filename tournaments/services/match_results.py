@@ -47,6 +47,7 @@ from tournaments.services._match_rules import (
     structure_of,
 )
 from tournaments.services.jobs import enqueue_standings
+from tournaments.services.push import push_result
 from tournaments.services.report_closing import supersede_open_reports
 
 NO_SHOW_A = "no_show_a"
@@ -220,6 +221,7 @@ def match_result_record(
     Game.objects.bulk_create(games)
     supersede_open_reports(match, by=recorded_by, games=games)
     enqueue_standings(tournament.pk)
+    push_result(match)
     return match
 
 

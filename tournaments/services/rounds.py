@@ -33,6 +33,7 @@ from tournaments.models import Tournament as TournamentModel
 from tournaments.services._common import last_round, lock_tournament, require_status, scoring_for
 from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import enqueue_round_pair_next, enqueue_standings
+from tournaments.services.push import push_round
 
 R = Round.Status
 
@@ -346,6 +347,7 @@ def round_publish(*, round: Round) -> Round:
     rnd.status = R.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
+    push_round(rnd)
     return rnd
 
 
@@ -380,4 +382,5 @@ def round_finish(*, round: Round) -> Round:
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
     enqueue_standings(tournament.pk, at_once=True)
+    push_round(rnd)
     return rnd
