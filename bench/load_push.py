@@ -76,13 +76,14 @@ def _rss_mb(pid: int) -> float:
 
 def _start_node() -> tuple[subprocess.Popen, int]:
     port = _free_port()
-    env = {**os.environ, "DJANGO_LOG_LEVEL": "ERROR"}
+    env = {**os.environ, "DJANGO_LOG_LEVEL": "ERROR", "HKK_REQUEST_LOG_LEVEL": "WARNING"}
     server = subprocess.Popen(
         [str(UVICORN), "hkk_tournament.asgi:application", "--port", str(port)]
         + ["--lifespan", "off", "--log-level", "warning", "--no-access-log"]
         + ["--backlog", "4096"],
         cwd=BASE_DIR,
         env=env,
+        stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 30
     while True:
@@ -168,7 +169,12 @@ async def _try(
         tasks.append(asyncio.ensure_future(page.run(ports[i % len(ports)], path, published)))
         if i % 100 == 99:
             await asyncio.sleep(0.05)  # a venue's phones do not all connect in one instant
-    await asyncio.wait_for(asyncio.gather(*(p.ready.wait() for p in pages)), 120)
+    try:
+        await asyncio.wait_for(asyncio.gather(*(p.ready.wait() for p in pages)), 120)
+    except TimeoutError:
+        failed = [t.exception() for t in tasks if t.done() and not t.cancelled()]
+        ready = sum(p.ready.is_set() for p in pages)
+        raise SystemExit(f"only {ready} of {count} pages opened in 120 s: {failed[:3]}") from None
     opened = time.monotonic() - t0
     rnd = await asyncio.to_thread(_draft, tournament)
     published.set()
@@ -240,7 +246,10 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         for server, _ in nodes:
             server.send_signal(signal.SIGTERM)
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """GET /tournaments/<id>/events/: the live event stream of one tournament (Server-Sent Events)
 for the live page, the projector, the player's pairing page and the judges' pages
 (``tournaments/static/tournaments/push.js``). Served by the ASGI server (uvicorn,
-docs/production.md); under WSGI (``manage.py runserver``, gunicorn) it answers 204, which tells
-the browser not to reconnect, and the pages keep their polling.
+docs/production.md) through :func:`events_app`; under WSGI (``manage.py runserver``, gunicorn)
+the Django view :func:`events` answers 204, which tells the browser not to reconnect, and the
+pages keep their polling.
 
 Who receives what (the page's role on the object, as for the pages themselves): a visitor who
 may see the tournament (``visible_tournament``: public events to anyone, private ones to their
@@ -29,23 +30,23 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
+from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.http.response import HttpResponseBase
+from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
+from hkk_tournament.errors import NotFound
+from tournaments import selectors
 from tournaments.models import PushEvent
-from tournaments.pages.common import visible_tournament
-from tournaments.permissions import can_judge, player_entry_ids
+from tournaments.permissions import can_judge, can_view_tournament, player_entry_ids
 from tournaments.services.push import push_group
 
-__all__ = ["REPLAY_LIMIT", "Hub", "StreamAccess", "events", "hub"]
+__all__ = ["REPLAY_LIMIT", "Hub", "StreamAccess", "events", "events_app", "hub"]
 
 logger = logging.getLogger(__name__)
 
@@ -189,10 +190,15 @@ def hub() -> Hub:
     return found
 
 
-def _access(request: HttpRequest, user: Any, tournament_id: int) -> tuple[StreamAccess, int]:
-    """The stream's rights and the tournament's newest event id (404 when it is not visible)."""
-    request.user = user
-    tournament = visible_tournament(request, tournament_id)
+def _access(user: Any, tournament_id: int) -> tuple[StreamAccess, int] | None:
+    """The stream's rights and the tournament's newest event id; ``None`` when the visitor may
+    not see the tournament (as ``visible_tournament``: the page answers 404)."""
+    try:
+        tournament = selectors.tournament_get_visible(tournament_id=tournament_id, user=user)
+    except NotFound:
+        return None
+    if not can_view_tournament(user, tournament):
+        return None
     access = StreamAccess(
         staff=can_judge(user, tournament),
         entries=frozenset(str(e) for e in player_entry_ids(user, tournament)),
@@ -237,17 +243,17 @@ def _replay(tournament_id: int, access: StreamAccess, last_id: int) -> list[tupl
     return frames
 
 
-def _last_event_id(request: HttpRequest) -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.GET.get("last")
+def _last_event_id(headers: dict[bytes, bytes], query: bytes) -> int | None:
+    raw = headers.get(b"last-event-id") or parse_qs(query.decode("latin-1")).get("last", [""])[0]
     try:
         return max(0, int(raw)) if raw else None
     except ValueError:
         return None
 
 
-async def _stream(
+async def _frames(
     tournament_id: int, access: StreamAccess, newest: int, last_id: int | None
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     """The bytes of one open stream: ``retry``, ``hello`` or the replay, then the live events
     and a keep-alive comment every ``HKK_PUSH_KEEPALIVE_SECONDS``."""
     own = hub()
@@ -258,7 +264,8 @@ async def _stream(
         if last_id is None:
             yield _frame(newest, "hello", {"id": newest})
         else:
-            for event_id, frame in await sync_to_async(_replay)(tournament_id, access, last_id):
+            replay = await database_sync_to_async(_replay)(tournament_id, access, last_id)
+            for event_id, frame in replay:
                 replayed.add(event_id)
                 yield frame
         keepalive = settings.HKK_PUSH_KEEPALIVE_SECONDS
@@ -277,20 +284,59 @@ async def _stream(
         own.leave(tournament_id, access)
 
 
+async def _pump(send: Any, frames: AsyncIterator[bytes]) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"),
+                (b"cache-control", b"no-store"),
+                (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
+            ],
+        }
+    )
+    async for chunk in frames:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _until_disconnect(receive: Any) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def events_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The ASGI application of ``/tournaments/<id>/events/`` (routed in
+    ``hkk_tournament.asgi`` behind Channels' ``AuthMiddlewareStack``, which puts the session's
+    user in ``scope["user"]``): 404 when the visitor may not see the tournament, else the
+    ``text/event-stream`` of the module docstring until the client goes away. It holds no
+    thread and no database connection while it waits (unlike a Django view under ASGI, whose
+    request keeps a thread of its own to its end)."""
+    tournament_id = int(scope["url_route"]["kwargs"]["tournament_id"])
+    found = await database_sync_to_async(_access)(scope["user"], tournament_id)
+    if found is None or scope.get("method") not in ("GET", "HEAD"):
+        status = 404 if found is None else 405
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    access, newest = found
+    headers = dict(scope.get("headers", []))
+    frames = _frames(tournament_id, access, newest, _last_event_id(headers, scope["query_string"]))
+    pump = asyncio.ensure_future(_pump(send, frames))
+    gone = asyncio.ensure_future(_until_disconnect(receive))
+    try:
+        await asyncio.wait([pump, gone], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (pump, gone):
+            task.cancel()
+        await asyncio.gather(pump, gone, return_exceptions=True)
+        await frames.aclose()
+
+
 @require_GET
-async def events(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
-    """GET /tournaments/<id>/events/: ``text/event-stream`` of the tournament's live events
-    (module docstring). 404 when the visitor may not see the tournament; 204 under WSGI."""
-    if "wsgi.version" in request.META:
-        return HttpResponse(status=204)
-    user = await request.auser()
-    access, newest = await sync_to_async(_access)(
-        request, user if user is not None else AnonymousUser(), tournament_id
-    )
-    response = StreamingHttpResponse(
-        _stream(tournament_id, access, newest, _last_event_id(request)),
-        content_type="text/event-stream; charset=utf-8",
-    )
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    return response
+def events(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """GET /tournaments/<id>/events/ where no ASGI server routes it to :func:`events_app`
+    (``manage.py runserver``, gunicorn): 204, so the browser stops reconnecting and the
+    pages keep their polling."""
+    return HttpResponse(status=204)
