@@ -73,7 +73,7 @@ def _start_node(tmp_path: Path) -> tuple[subprocess.Popen, int]:
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 90  # a loaded machine imports slowly
     while True:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
