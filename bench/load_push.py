@@ -170,11 +170,11 @@ async def _try(
         if i % 100 == 99:
             await asyncio.sleep(0.05)  # a venue's phones do not all connect in one instant
     try:
-        await asyncio.wait_for(asyncio.gather(*(p.ready.wait() for p in pages)), 120)
+        await asyncio.wait_for(asyncio.gather(*(p.ready.wait() for p in pages)), 600)
     except TimeoutError:
         failed = [t.exception() for t in tasks if t.done() and not t.cancelled()]
         ready = sum(p.ready.is_set() for p in pages)
-        raise SystemExit(f"only {ready} of {count} pages opened in 120 s: {failed[:3]}") from None
+        raise SystemExit(f"only {ready} of {count} pages opened in 600 s: {failed[:3]}") from None
     opened = time.monotonic() - t0
     rnd = await asyncio.to_thread(_draft, tournament)
     published.set()
