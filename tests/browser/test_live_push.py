@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -56,6 +57,13 @@ def _page(chromium, base: str, cookie: str | None = None):
     return page
 
 
+def _service(call, **kwargs):
+    """Run a service in a thread of its own: Playwright's event loop runs in the test's thread,
+    and the services send their events with ``async_to_sync``, which refuses that thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call, **kwargs).result()
+
+
 def _live(page) -> None:
     page.wait_for_function("document.documentElement.getAttribute('data-push') === 'live'")
 
@@ -71,7 +79,7 @@ def test_player_sees_new_table_and_projector_clock_pauses_within_two_seconds(chr
     assert player.get_by_test_id("push-pairing").is_hidden()
 
     started = time.monotonic()
-    rnd = services.round_publish(round=rnd)
+    rnd = _service(services.round_publish, round=rnd)
     banner = player.get_by_test_id("push-pairing")
     banner.wait_for(state="visible", timeout=2000)
     assert time.monotonic() - started < 2.5  # 2 s for the push, the rest for the poll of the check
@@ -79,14 +87,14 @@ def test_player_sees_new_table_and_projector_clock_pauses_within_two_seconds(chr
     assert f"{match.table}. asztal" in banner.inner_text()
     assert player.get_by_test_id("no-round").count() == 1  # the page was not reloaded
 
-    services.round_clock_start(round=rnd, minutes=50)
+    _service(services.round_clock_start, round=rnd, minutes=50)
     projector = _page(chromium, node)
     projector.goto(f"/tournaments/{tid}/projector/")
     _live(projector)
     clock = projector.get_by_test_id("round-clock")
     assert clock.get_attribute("data-state") == "running"
     started = time.monotonic()
-    services.round_clock_pause(round=rnd)
+    _service(services.round_clock_pause, round=rnd)
     projector.wait_for_function(
         "document.querySelector('[data-clock]').dataset.state === 'paused'", timeout=2000
     )
