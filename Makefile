@@ -1,5 +1,6 @@
 # Two commands set everything up on a fresh machine (Python 3.11 and make):
 #   make run   - virtualenv, install, translations, migrate, load the card catalogue, serve :8000
+#                (uvicorn, with the live push)
 #   make test  - virtualenv, install with test tools, translations, Chromium for the browser test,
 #                run the whole test suite
 # DATABASE_URL / CELERY_BROKER_URL switch to PostgreSQL and a real broker (see README).
@@ -35,8 +36,13 @@ migrate: install
 catalogue: migrate
 	$(BIN)/python manage.py load_catalogue
 
+# uvicorn (ASGI) so that the pages' live push works too (Channels' in-process layer); reloads on
+# code changes. `manage.py runserver` also works: the pages then poll.
 run: catalogue
-	$(BIN)/python manage.py runserver $(HOST)
+	$(BIN)/uvicorn hkk_tournament.asgi:application --lifespan off --reload \
+	  --reload-dir accounts --reload-dir decks --reload-dir tournaments \
+	  --reload-dir hkk_tournament --reload-dir templates \
+	  --host $(word 1,$(subst :, ,$(HOST))) --port $(word 2,$(subst :, ,$(HOST)))
 
 # Debian's Chromium for the Playwright browser test (no `playwright install` download); needs root.
 browser-deps:

@@ -454,4 +454,11 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:2] == ["--push"]:  # the live push benchmark: bench/load_push.py
+        from load_push import main as push_main
+
+        push_main(sys.argv[2:])
+    else:
+        main()

@@ -471,3 +471,27 @@ LOGGING = {
         "hkk_tournament.request": {"level": env_str("HKK_REQUEST_LOG_LEVEL", "INFO")},
     },
 }
+
+# --- Live push (Server-Sent Events) -----------------------------------------------------------
+# Pages hold /tournaments/<id>/events/ open on the ASGI server (uvicorn, docs/production.md) and
+# receive new pairings, results, standings versions and clock changes (tournaments.services.push,
+# tournaments.pages.live_push). HKK_PUSH_REDIS_URL (default: HKK_CACHE_URL) fans every event out
+# through Redis to every app server process and node, the Celery worker's included; without it
+# Channels' in-process layer reaches the pages of the same process (the embedded default).
+_push_url = env_str("HKK_PUSH_REDIS_URL") or _cache_url
+if _push_url:
+    if not _push_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(f"HKK_PUSH_REDIS_URL={_push_url!r}: use a redis:// URL.")
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": _push_url, "socket_connect_timeout": 1}],
+                "prefix": "hkk",
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+#: Seconds between keep-alive comments on an open event stream (proxies close idle ones).
+HKK_PUSH_KEEPALIVE_SECONDS = env_int("HKK_PUSH_KEEPALIVE_SECONDS", 15)

@@ -15,6 +15,7 @@ rounds, matches, games and their history, one module per concern.
 - :mod:`~tournaments.models.history`: :class:`TournamentAction` (the organiser's action log);
 - :mod:`~tournaments.models.circuits`: :class:`Circuit`, :class:`League`, :class:`CircuitEvent`,
   :class:`CircuitRating`, :class:`PlayerProfile` (seasons, leagues, ratings, profiles).
+- :mod:`~tournaments.models.push`: :class:`PushEvent` (the log of pushed live events).
 
 Writes go through ``tournaments.services`` only; reads through ``tournaments.selectors``.
 Sources: docs/rules.md §6 (HKK first-player rights: per-game ``right_holder``/``waived``/
@@ -39,6 +40,7 @@ from tournaments.models.decks import DeckSubmission
 from tournaments.models.entries import Entry, EntryMember, Player
 from tournaments.models.history import TournamentAction
 from tournaments.models.penalties import Penalty
+from tournaments.models.push import PushEvent
 from tournaments.models.reports import ResultReport
 from tournaments.models.rounds import (
     PAIRING_ENGINE_VERSION,
@@ -72,6 +74,7 @@ __all__ = [
     "PairingChange",
     "Penalty",
     "Player",
+    "PushEvent",
     "ResultReport",
     "Round",
     "RoundSeat",

@@ -34,7 +34,8 @@ def clock_read(*, round: Round, match: Match | None = None) -> ClockReading:
 @dataclass(frozen=True, slots=True)
 class ClockView:
     """The clock for a page: the reading, ``ends_at`` in local time, ``display`` ("42:05"),
-    and ``api_url`` the static script polls to stay in step."""
+    and ``api_url`` the static script polls to stay in step; ``extension_seconds`` the table's
+    own extension (added to a pushed round-wide reading)."""
 
     state: str
     seconds_left: int
@@ -43,6 +44,7 @@ class ClockView:
     display: str
     api_url: str
     table: int | None
+    extension_seconds: int = 0
 
 
 def clock_view(*, round: Round, match: Match | None = None) -> ClockView:
@@ -61,4 +63,5 @@ def clock_view(*, round: Round, match: Match | None = None) -> ClockView:
         display=f"{minutes:02d}:{seconds:02d}",
         api_url=url,
         table=match.table if match is not None else None,
+        extension_seconds=match.extension_seconds if match is not None else 0,
     )

@@ -18,6 +18,7 @@ from tournaments.models import Round
 from tournaments.permissions import require_clock_change
 from tournaments.selectors.clock import clock_read
 from tournaments.services._common import lock_tournament
+from tournaments.services.push import push_clock
 
 __all__ = [
     "clock_read",
@@ -75,6 +76,7 @@ def round_clock_start(*, actor: Any, round: Round, minutes: int | None = None) -
         rnd.clock_minutes = _minutes(minutes, field="minutes", low=1, high=240)
     rnd.clock_started_at = timezone.now()
     rnd.save(update_fields=["clock_minutes", "clock_started_at"])
+    push_clock(rnd)
     return rnd
 
 
@@ -88,6 +90,7 @@ def round_clock_pause(*, actor: Any, round: Round) -> Round:
         raise InvalidState("clock_not_running", _("The clock is not running."), {})
     rnd.clock_paused_at = timezone.now()
     rnd.save(update_fields=["clock_paused_at"])
+    push_clock(rnd)
     return rnd
 
 
@@ -104,6 +107,7 @@ def round_clock_resume(*, actor: Any, round: Round) -> Round:
     rnd.clock_paused_seconds += max(0, pause)
     rnd.clock_paused_at = None
     rnd.save(update_fields=["clock_paused_seconds", "clock_paused_at"])
+    push_clock(rnd)
     return rnd
 
 
@@ -123,8 +127,10 @@ def round_clock_extend(
     if table is None:
         rnd.clock_extension_seconds += seconds
         rnd.save(update_fields=["clock_extension_seconds"])
+        push_clock(rnd)
         return rnd
     match = selectors.match_for_table(round=rnd, table=table)
     match.extension_seconds += seconds
     match.save(update_fields=["extension_seconds"])
+    push_clock(rnd, match)
     return rnd

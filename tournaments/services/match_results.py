@@ -47,6 +47,7 @@ from tournaments.services.match_rules import (
     require_playable,
     structure_of,
 )
+from tournaments.services.push import push_result
 from tournaments.services.report_closing import supersede_open_reports
 
 NO_SHOW_A = "no_show_a"
@@ -220,6 +221,7 @@ def match_result_record(
     Game.objects.bulk_create(games)
     supersede_open_reports(match, by=acting_user(actor), games=games)
     enqueue_standings(tournament.pk)
+    push_result(match)
     return match
 
 

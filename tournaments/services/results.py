@@ -27,6 +27,7 @@ from tournaments.services.match_rules import (
     require_playable,
     structure_of,
 )
+from tournaments.services.push import push_result
 from tournaments.services.report_closing import supersede_open_reports
 
 
@@ -202,9 +203,11 @@ def _create_game(match: Match, number: int, values: dict[str, Any], *, recorded_
 
 
 def _written(match: Match, games: list[Game], recorded_by: Any) -> None:
-    """After a game write: close the match's open player reports, recompute the standings."""
+    """After a game write: close the match's open player reports, recompute the standings,
+    push the table's score to the open pages."""
     supersede_open_reports(match, by=recorded_by, games=games)
     enqueue_standings(match.round.tournament.pk)
+    push_result(match)
 
 
 @transaction.atomic

@@ -33,6 +33,7 @@ from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import enqueue_standings
+from tournaments.services.push import push_round
 from tournaments.services.results_archive import (
     archive_round_results,
     refuse_deleting_results,
@@ -225,6 +226,7 @@ def round_unpublish(
     rnd.status = R.DRAFT
     rnd.published_at = None
     rnd.save(update_fields=["status", "published_at"])
+    push_round(rnd)
     return rnd
 
 

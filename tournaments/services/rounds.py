@@ -40,6 +40,7 @@ from tournaments.services.jobs import (
     enqueue_round_pair_next,
     enqueue_standings,
 )
+from tournaments.services.push import push_round
 
 R = Round.Status
 
@@ -429,6 +430,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
     enqueue_pages_warm(rnd.tournament_id)
+    push_round(rnd)
     return rnd
 
 
@@ -464,4 +466,5 @@ def round_finish(*, actor: Any, round: Round) -> Round:
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
     enqueue_standings(tournament.pk, at_once=True)
+    push_round(rnd)
     return rnd

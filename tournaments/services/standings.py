@@ -23,6 +23,7 @@ from tournaments.domain.types import StandingRow
 from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.services._common import scoring_for
 from tournaments.services.csv_files import SafeCsvWriter
+from tournaments.services.push import push_event
 
 
 def _listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
@@ -140,6 +141,11 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
         # The rows just written are not read back (about 1 MB at 4,096 entries).
         snapshot = StandingsSnapshot.objects.defer("rows").get(tournament=tournament)
         snapshot.rows = rows
+        push_event(
+            tournament_id=tournament_id,
+            kind="standings",
+            data={"version": snapshot.version, "after_round": after},
+        )
         return snapshot
 
 

@@ -3,7 +3,10 @@
    extensions show up. No inline script: works under a strict Content-Security-Policy.
    Without JavaScript the server-rendered time left and end time stay visible.
    Keyboard on the projector view: "f" toggles full screen. When the time runs out the live
-   region after the clock announces "time is up" to screen readers. */
+   region after the clock announces "time is up" to screen readers.
+   With the live push stream open (push.js, <html data-push="live">) the 20-second polls wait:
+   a pushed "clock" event sets the state at once (a table's clock adds its own extension,
+   data-extension), and the projector moves on when a "round" event names another round. */
 (function () {
   "use strict";
   var clocks = Array.prototype.slice.call(document.querySelectorAll("[data-clock]"));
@@ -61,9 +64,31 @@
       .catch(function () { /* keep counting; try again later */ });
   }
 
+  function live() { return document.documentElement.getAttribute("data-push") === "live"; }
+
+  /* A pushed clock change: {round, table, state, seconds_left}. A round-wide change reaches a
+     table's clock with the table's extension added; a running round past its time may still
+     run at an extended table, so that clock asks the server. */
+  function pushed(el, data) {
+    var url = el.dataset.clockUrl || "";
+    var round = (url.match(/rounds\/(\d+)\/clock/) || [])[1];
+    var table = (url.match(/[?&]table=(\d+)/) || [])[1];
+    if (String(data.round) !== round) { return; }
+    if (data.table !== null && data.table !== undefined && String(data.table) !== table) { return; }
+    var extra = data.table === null || data.table === undefined ? (parseInt(el.dataset.extension, 10) || 0) : 0;
+    if (data.state === "over" && extra > 0) { sync(el); return; }
+    setState(el, data.state, data.seconds_left + (data.state === "not_started" ? 0 : extra));
+    tick();
+  }
+  document.addEventListener("hkk:push", function (event) {
+    if (event.detail.kind === "clock") {
+      clocks.forEach(function (el) { pushed(el, event.detail.data); });
+    }
+  });
+
   clocks.forEach(function (el) {
     setState(el, el.dataset.state, parseInt(el.dataset.secondsLeft, 10) || 0);
-    setInterval(function () { sync(el); }, 20000);
+    setInterval(function () { if (!live()) { sync(el); } }, 20000);
   });
   tick();
   setInterval(tick, 1000);
@@ -72,7 +97,15 @@
      current round's projector page and moves there once another round is published. */
   var followUrl = document.body.getAttribute("data-follow-url");
   if (followUrl) {
+    document.addEventListener("hkk:push", function (event) {
+      var data = event.detail.data;
+      if (event.detail.kind === "round" && data.status === "published" &&
+          String(data.round) !== document.body.getAttribute("data-round")) {
+        window.location.assign(followUrl);
+      }
+    });
     setInterval(function () {
+      if (live()) { return; }
       fetch(followUrl, { credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {

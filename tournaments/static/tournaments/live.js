@@ -1,5 +1,9 @@
 /* Self-refreshing live page: every data-refresh seconds the content region is fetched again
-   (?partial=1) and swapped in place, keeping the page's scroll position. */
+   (?partial=1) and swapped in place, keeping the page's scroll position. While the live push
+   stream is open (push.js: <html data-push="live">) the timer waits and the page follows the
+   pushed events instead: a new round, standings version or a reset fetches the region (after
+   a random wait of up to a second, so a whole venue does not ask in the same instant); results
+   change the score cell of their tables in place. */
 (function () {
   "use strict";
   var region = document.querySelector("[data-live-url]");
@@ -16,5 +20,29 @@
       })
       .catch(function () { /* try again at the next tick */ });
   }
-  setInterval(refresh, seconds * 1000);
+  setInterval(function () {
+    if (document.documentElement.getAttribute("data-push") !== "live") { refresh(); }
+  }, seconds * 1000);
+
+  var pending = null;
+  function refreshSoon() {
+    if (pending) { return; }
+    pending = setTimeout(function () { pending = null; refresh(); }, Math.random() * 1000);
+  }
+  function showResults(results) {
+    var rows = region.querySelectorAll("[data-testid=live-pairings] tbody tr");
+    var byTable = {};
+    Array.prototype.forEach.call(rows, function (row) {
+      byTable[row.cells[0].textContent.trim()] = row;
+    });
+    results.forEach(function (r) {
+      var row = byTable[String(r.table)];
+      if (row && row.cells.length > 3) { row.cells[3].textContent = r.a + "\u2013" + r.b; }
+    });
+  }
+  document.addEventListener("hkk:push", function (event) {
+    var kind = event.detail.kind;
+    if (kind === "results") { showResults(event.detail.data.results || []); }
+    else if (kind === "round" || kind === "standings" || kind === "reset") { refreshSoon(); }
+  });
 }());

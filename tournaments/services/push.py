@@ -1,0 +1,164 @@
+"""Live events pushed to the open pages: the one function services call when a state the pages
+show has changed (a round published, a result recorded or corrected, a standings version
+computed, the clock started, paused, resumed or extended).
+
+:func:`push_event` writes a :class:`~tournaments.models.PushEvent` in the caller's transaction
+(its id is the Server-Sent Events id a page sends back when it reconnects) and, once the
+transaction commits (``transaction.on_commit``; a rolled-back one sends nothing), sends it to
+the channel layer group of the tournament (:func:`push_group`). Every app server process that
+holds a page of that tournament open has joined the group (``tournaments.pages.live_push``),
+so with the Redis channel layer (``HKK_PUSH_REDIS_URL``) every node delivers every event; the
+embedded default is Channels' in-process layer, which reaches the pages of the same process.
+
+A layer that cannot be reached (Redis down) loses the live delivery only: the failure is
+logged, the request succeeds, the event stays in the log for reconnecting pages, and the pages
+keep their polling. Events older than :data:`KEEP_HOURS` are deleted when a round is published.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import selectors
+from tournaments.models import Match, PushEvent, Round
+from tournaments.selectors.clock import clock_read
+
+__all__ = [
+    "KEEP_HOURS",
+    "push_clock",
+    "push_event",
+    "push_group",
+    "push_result",
+    "push_round",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Hours a pushed event stays in the log (a page away longer reloads everything).
+KEEP_HOURS = 12
+
+
+def push_group(tournament_id: int) -> str:
+    """The channel layer group of ``tournament_id``'s live events (ASCII, < 100 characters)."""
+    return f"hkk-push.t{tournament_id}"
+
+
+def _send(message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(push_group(message["tournament"]), message)
+    except Exception:  # the layer is down: the pages keep polling; never fail the request
+        logger.warning(
+            "push: event %s of tournament %s not delivered live",
+            message["id"],
+            message["tournament"],
+            exc_info=True,
+        )
+
+
+def push_event(
+    *,
+    tournament_id: int,
+    kind: str,
+    data: dict[str, Any],
+    tables: dict[str, dict[str, Any]] | None = None,
+    staff_only: bool = False,
+) -> PushEvent:
+    """Record a live event of ``tournament_id`` and send it to the open pages after the commit.
+
+    ``kind``: ``round`` | ``results`` | ``standings`` | ``clock``; ``data``: small JSON every
+    allowed page receives; ``tables``: ``{"<entry id>": {...}}``, each part sent only to that
+    entry's players (as a ``pairing`` event, before the ``round`` event); ``staff_only``: sent
+    to the event's staff only. Returns the stored event (its ``pk`` is the event id). Raises
+    nothing of its own: a layer that cannot be reached is logged after the commit."""
+    event = PushEvent.objects.create(
+        tournament_id=tournament_id,
+        kind=kind,
+        data=data,
+        tables=tables or {},
+        staff_only=staff_only,
+    )
+    message = {
+        "type": "push.event",
+        "id": event.pk,
+        "tournament": tournament_id,
+        "kind": kind,
+        "data": data,
+        "tables": tables or {},
+        "staff_only": staff_only,
+    }
+    transaction.on_commit(lambda: _send(message))
+    return event
+
+
+def push_round(rnd: Round) -> PushEvent:
+    """A round was published (or unpublished, finished): ``round`` with ``{"round", "status"}``
+    to every page and, when published, each entry's own table and opponent (``{"round",
+    "table", "opponent"}``, ``opponent`` ``None`` for a bye) to that entry's players only.
+    Publishing also deletes the tournament's events older than :data:`KEEP_HOURS`."""
+    tables: dict[str, dict[str, Any]] = {}
+    if rnd.status == Round.Status.PUBLISHED:
+        matches = Match.objects.filter(round=rnd).select_related("entry_a", "entry_b")
+        for m in matches.only("table", "entry_a__name", "entry_b__name"):
+            a, b = m.entry_a, m.entry_b
+            tables[str(a.pk)] = {"round": rnd.number, "table": m.table, "opponent": b and b.name}
+            if b is not None:
+                tables[str(b.pk)] = {"round": rnd.number, "table": m.table, "opponent": a.name}
+        PushEvent.objects.filter(
+            tournament_id=rnd.tournament_id,
+            created_at__lt=timezone.now() - timedelta(hours=KEEP_HOURS),
+        ).delete()
+    return push_event(
+        tournament_id=rnd.tournament_id,
+        kind="round",
+        data={"round": rnd.number, "status": rnd.status},
+        tables=tables,
+    )
+
+
+def push_result(match: Match) -> PushEvent:
+    """A result of ``match`` was recorded or corrected: ``results`` with ``{"results":
+    [{"round", "table", "a", "b", "draws", "complete"}]}`` (games won by seat A and B, drawn
+    games; the app server merges the results of a second into one event)."""
+    score = selectors.match_score(match, list(match.games.order_by("number")))
+    return push_event(
+        tournament_id=match.round.tournament_id,
+        kind="results",
+        data={
+            "results": [
+                {
+                    "round": match.round.number,
+                    "table": match.table,
+                    "a": score.a_wins,
+                    "b": score.b_wins,
+                    "draws": score.draws,
+                    "complete": score.complete,
+                }
+            ]
+        },
+    )
+
+
+def push_clock(rnd: Round, match: Match | None = None) -> PushEvent:
+    """The clock of ``rnd`` (of one table when ``match`` is given) changed: ``clock`` with
+    ``{"round", "table", "state", "seconds_left"}`` read now (``selectors.clock_read``)."""
+    reading = clock_read(round=rnd, match=match)
+    return push_event(
+        tournament_id=rnd.tournament_id,
+        kind="clock",
+        data={
+            "round": rnd.number,
+            "table": match.table if match is not None else None,
+            "state": reading.state,
+            "seconds_left": reading.seconds_left,
+        },
+    )
