@@ -34,6 +34,11 @@ urlpatterns = [
         name="tournaments-claim-codes",
     ),
     path(
+        T + "invitations/",
+        event_day.TournamentInvitationsApi.as_view(),
+        name="tournaments-invitations",
+    ),
+    path(
         T + "duplicate/", event_day.TournamentDuplicateApi.as_view(), name="tournaments-duplicate"
     ),
     path(T + "actions/", event_day.TournamentActionsApi.as_view(), name="tournaments-actions"),

@@ -390,12 +390,42 @@ def invite(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpRespo
 def claim_codes(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """GET /tournaments/<id>/claim-codes/: the printable list of the players' claim codes."""
     tournament = managed_tournament(request, tournament_id)
+    rows = selectors.claim_codes(tournament=tournament)
     context = {
         "tournament": tournament,
-        "rows": selectors.claim_codes(tournament=tournament),
+        "rows": rows,
+        "expired": sum(1 for r in rows if r["expired"]),
+        "mail": mail_delivers(),
         "claim_url": request.build_absolute_uri(reverse("tournaments:claim")),
     }
     return render(request, "tournaments/organiser/claim_codes.html", context)
+
+
+@login_required
+@require_POST
+def invite_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/claim-codes/invite/: claim codes for every player without an
+    account and an invitation e-mail to each who has an address
+    (``services.player_invite_all``; counted once against the organiser's ``invite``
+    throttle); the message says how many were sent and how many players have no address."""
+    tournament = managed_tournament(request, tournament_id)
+
+    try:
+        check_and_count(attempt_budgets(request, "invite"))
+        count = services.player_invite_all(
+            actor=request.user,
+            tournament=tournament,
+            claim_url=request.build_absolute_uri(reverse("tournaments:claim")),
+        )
+    except ApplicationError as exc:  # TooManyRequests is one
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(
+            request,
+            _("Invitations sent: %(sent)s; players without an e-mail address: %(skipped)s.")
+            % {"sent": count.sent, "skipped": count.skipped},
+        )
+    return redirect(reverse("tournaments:claim-codes", args=[tournament.pk]))
 
 
 @login_required

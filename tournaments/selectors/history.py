@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import NotFound
@@ -180,9 +181,12 @@ def match_corrections(*, match: Match) -> list[dict[str, Any]]:
 
 
 def claim_codes(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """The event's players without an account: ``[{"entry", "player", "code", "table",
-    "bye"}]`` by entry name (``code`` empty when none was made yet; ``table`` the entry's table
-    number in round 1, ``None`` while there is no round 1; ``bye`` true for a round-1 bye)."""
+    """The event's players without an account: ``[{"entry", "player", "code", "expired",
+    "table", "bye"}]`` by entry name (``code`` empty when none was made yet; ``expired`` true
+    for a code past its ``claim_code_expires_at``, which the claim refuses; ``table`` the
+    entry's table number in round 1, ``None`` while there is no round 1; ``bye`` true for a
+    round-1 bye)."""
+    now = timezone.now()
     members = (
         EntryMember.objects.filter(tournament=tournament, player__user=None)
         .select_related("entry", "player")
@@ -198,6 +202,8 @@ def claim_codes(*, tournament: Tournament) -> list[dict[str, Any]]:
             "entry": m.entry,
             "player": m.player,
             "code": m.player.claim_code,
+            "expired": bool(m.player.claim_code)
+            and (m.player.claim_code_expires_at is None or m.player.claim_code_expires_at <= now),
             "table": tables.get(m.entry_id, (None, False))[0],
             "bye": tables.get(m.entry_id, (None, False))[1],
         }
