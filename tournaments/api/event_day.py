@@ -390,9 +390,7 @@ class EntryClaimCodeApi(TournamentApi):
         rows = []
         for member in entry.members.filter(player__user=None).order_by("seat"):
             player = services.player_claim_code(entry=entry, player_id=member.player_id)
-            rows.append(
-                {"player": player.pk, "name": player.display_name, "code": player.claim_code}
-            )
+            rows.append({"player": player.pk, "name": player.shown_name, "code": player.claim_code})
         return Response(ClaimCodeOutputSerializer(rows, many=True).data)
 
 
@@ -410,7 +408,7 @@ class TournamentClaimCodesApi(TournamentApi):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         players = services.player_claim_codes_all(actor=request.user, tournament=tournament)
-        rows = [{"player": p.pk, "name": p.display_name, "code": p.claim_code} for p in players]
+        rows = [{"player": p.pk, "name": p.shown_name, "code": p.claim_code} for p in players]
         return Response(ClaimCodeOutputSerializer(rows, many=True).data)
 
 
@@ -457,7 +455,7 @@ class ClaimApi(TournamentApi):
         events = list(player.memberships.values_list("tournament_id", flat=True))
         return Response(
             ClaimOutputSerializer(
-                {"player": player.pk, "name": player.display_name, "tournaments": events}
+                {"player": player.pk, "name": player.shown_name, "tournaments": events}
             ).data
         )
 

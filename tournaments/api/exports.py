@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseBase
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -213,7 +214,8 @@ class StandingsApi(TournamentApi):
             )
             return bytes(JSONRenderer().render(data))
 
-        body = render() if tag is None else _cached_body(f"{tag}|{base_url}", render)
+        identity = f"{tag}|{get_language()}|{base_url}"  # names follow the language's order
+        body = render() if tag is None else _cached_body(identity, render)
         response = HttpResponse(body, content_type="application/json")
         return http_cache.add_validators(
             request, response, tag=tag, last_modified=modified, public=tournament.is_public

@@ -218,7 +218,7 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
             run(
                 request,
                 lambda: services.entry_readd(entry=entry, by=request.user),
-                _("%(name)s is back in the event.") % {"name": entry.name},
+                _("%(name)s is back in the event.") % {"name": entry.shown_name},
             )
         return redirect(detail_url(tournament))
     form = ReaddForm(posted(request), reason_required=True)
@@ -229,7 +229,7 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
             lambda: services.entry_readd(
                 entry=entry, by=request.user, missed=data["missed"], reason=data["reason"]
             ),
-            _("%(name)s is back in the event.") % {"name": entry.name},
+            _("%(name)s is back in the event.") % {"name": entry.shown_name},
         )
         if done and data["missed"] == "pair" and last:
             return redirect(round_url(tournament, last))
@@ -238,13 +238,13 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
     return confirm_page(
         request,
         tournament,
-        title=_("Add %(name)s back") % {"name": entry.name},
+        title=_("Add %(name)s back") % {"name": entry.shown_name},
         explanation=[
             _("Rounds %(first)s–%(last)s were paired without %(name)s.")
-            % {"first": after + 1, "last": last, "name": entry.name}
+            % {"first": after + 1, "last": last, "name": entry.shown_name}
             if last and last > after + 1
             else _("Round %(round)s was paired without %(name)s.")
-            % {"round": last, "name": entry.name},
+            % {"round": last, "name": entry.shown_name},
             _("A missed round counts as a match loss with no game won, or as a bye (a win)."),
         ],
         submit=_("Add back"),
@@ -263,9 +263,9 @@ def entry_check_in(request: HttpRequest, tournament_id: int, entry_id: int) -> H
     run(
         request,
         lambda: services.entry_check_in(entry=entry, checked_in=present),
-        _("%(name)s is checked in.") % {"name": entry.name}
+        _("%(name)s is checked in.") % {"name": entry.shown_name}
         if present
-        else _("%(name)s is no longer checked in.") % {"name": entry.name},
+        else _("%(name)s is no longer checked in.") % {"name": entry.shown_name},
     )
     return redirect(detail_url(tournament) + f"#entry-{entry.pk}")
 
@@ -283,7 +283,11 @@ def drop_not_checked_in(request: HttpRequest, tournament_id: int) -> HttpRespons
         )
         return redirect(detail_url(tournament) if dropped is not None else detail_url(tournament))
     absent = [
-        e.name for e in tournament.entries.filter(checked_in_at=None, dropped_after_round=None)
+        e.shown_name
+        for e in sorted(
+            tournament.entries.filter(checked_in_at=None, dropped_after_round=None),
+            key=lambda e: (e.name_sort_key, e.pk),
+        )
     ]
     return confirm_page(
         request,
@@ -471,7 +475,7 @@ def claim(request: HttpRequest) -> HttpResponse:
             status = 429 if isinstance(exc, TooManyRequests) else 200
         else:
             messages.success(
-                request, _("Welcome, %(name)s: the entry is yours.") % {"name": player.display_name}
+                request, _("Welcome, %(name)s: the entry is yours.") % {"name": player.shown_name}
             )
             member = player.memberships.select_related("tournament").order_by("-id").first()
             if member is not None:

@@ -417,9 +417,9 @@ def claim_sheet_pdf(*, tournament: Tournament, claim_url: str) -> bytes:
     code_style = ParagraphStyle("code", parent=st["title"], fontSize=18, leading=22)
     cards: list[Any] = []
     for row in selectors.claim_codes(tournament=tournament):
-        lines = [Paragraph(_text(row["player"].display_name), st["h2"])]
+        lines = [Paragraph(_text(row["player"].shown_name), st["h2"])]
         if row["entry"].name != row["player"].display_name:
-            lines.append(Paragraph(_text(row["entry"].name), st["body"]))
+            lines.append(Paragraph(_text(row["entry"].shown_name), st["body"]))
         if row["table"] is not None:
             table = _("bye") if row["bye"] else row["table"]
             lines.append(

@@ -75,7 +75,7 @@ def player_claim_code(*, entry: Entry, player_id: int | None = None) -> Player:
     if player.user_id is not None:
         raise Conflict(
             "player_has_account",
-            _("%(name)s already has an account.") % {"name": player.display_name},
+            _("%(name)s already has an account.") % {"name": player.shown_name},
             {"player": player.pk},
         )
     if not _code_valid(player):
@@ -218,7 +218,7 @@ def player_invite(*, entry: Entry, claim_url: str, player_id: int | None = None)
     if not player.email:
         raise ValidationFailed(
             "email_missing",
-            _("%(name)s has no e-mail address.") % {"name": player.display_name},
+            _("%(name)s has no e-mail address.") % {"name": player.shown_name},
             {"player": player.pk},
         )
     _invitation(entry.tournament, player, claim_url).send()

@@ -82,9 +82,14 @@ def staff_remove(*, tournament: Tournament, user: Any, by: Any = None) -> None:
         )
 
 
-def _display_name(user: Any) -> str:
-    full = (user.get_full_name() or "").strip() if hasattr(user, "get_full_name") else ""
-    return full or user.get_username()
+def _name_parts(user: Any) -> dict[str, str]:
+    """The player's name from the account: family name = ``last_name``, given name =
+    ``first_name`` (the sign-up asks both); the username when both are empty."""
+    family = (getattr(user, "last_name", "") or "").strip()
+    given = (getattr(user, "first_name", "") or "").strip()
+    if family or given:
+        return {"family_name": family, "given_name": given}
+    return {"display_name": user.get_username()}
 
 
 def player_for_user(user: Any) -> Player:
@@ -93,7 +98,7 @@ def player_for_user(user: Any) -> Player:
     player = Player.objects.filter(user=user).order_by("id").first()
     if player is None:
         player = Player.objects.create(
-            display_name=_display_name(user), user=user, email=getattr(user, "email", "") or ""
+            **_name_parts(user), user=user, email=getattr(user, "email", "") or ""
         )
     return player
 
