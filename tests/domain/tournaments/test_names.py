@@ -14,9 +14,7 @@ def test_a_name_is_split_in_the_languages_order() -> None:
     assert split_name("Kovács  Anna", family_first=True) == PersonName("Kovács", "Anna")
     assert split_name("Anna Kovács", family_first=False) == PersonName("Kovács", "Anna")
     assert split_name("Kovács Anna Mária", family_first=True) == PersonName("Kovács", "Anna Mária")
-    assert split_name("Anna Maria Kovacs", family_first=False) == PersonName(
-        "Kovacs", "Anna Maria"
-    )
+    assert split_name("Anna Maria Kovacs", family_first=False) == PersonName("Kovacs", "Anna Maria")
 
 
 def test_a_single_word_is_a_family_name_alone() -> None:
