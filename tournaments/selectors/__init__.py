@@ -26,6 +26,7 @@ from tournaments.selectors.entries import (
     member_player_for,
     memberships_of,
     name_order_by_entry,
+    name_sort_key,
     names_by_entry,
     own_membership,
 )
@@ -200,6 +201,7 @@ __all__ = [
     "my_roles",
     "name_matches",
     "name_order_by_entry",
+    "name_sort_key",
     "names_by_entry",
     "next_action",
     "next_right_view",

@@ -53,10 +53,12 @@ def name_order_by_entry(tournament: Tournament) -> dict[int, tuple[str, str, int
     accent-insensitive; a team or an entry with a name of its own by that name), then id.
     One query."""
     rows = tournament.entries.values_list("id", "name", "family_name", "given_name")
-    return {pk: (*_sort_key(name, family, given), pk) for pk, name, family, given in rows}
+    return {pk: (*name_sort_key(name, family, given), pk) for pk, name, family, given in rows}
 
 
-def _sort_key(name: str, family: str, given: str) -> tuple[str, str]:
+def name_sort_key(name: str, family: str, given: str) -> tuple[str, str]:
+    """The sort key of a stored name (``name``, ``family``, ``given``): family name, then
+    given name, case- and accent-insensitive; without parts (a team) the name itself."""
     if family or given:
         return PersonName(family, given).sort_key()
     return (normalise_name(name), "")

@@ -75,11 +75,11 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
         for pk, name, family, given in tournament.entries.values_list(
             "id", "name", "family_name", "given_name"
         )
-    }
-    order = selectors.name_order_by_entry(tournament)
+    }  # one query: the names and their sort keys
+    order = {pk: selectors.name_sort_key(*parts) for pk, parts in names.items()}
     computed = sorted(
         standings_compute(tournament=tournament),
-        key=lambda r: (r.rank, order.get(r.entry, ("", "", r.entry))),
+        key=lambda r: (r.rank, order.get(r.entry, ("", "")), r.entry),
     )
     return [
         {
