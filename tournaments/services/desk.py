@@ -586,6 +586,30 @@ def _open_for_import(tournament: Tournament, *, pair: bool) -> None:
     require_kind(tournament, Tournament.Kind.PAIR if pair else Tournament.Kind.INDIVIDUAL)
 
 
+def _new_player(person: Any) -> Player:
+    """The unsaved player of an import row's seat (``bulk_create`` skips ``save``: the name's
+    parts, stored form and key are set here)."""
+    return Player(
+        display_name=person.name,
+        family_name=person.family,
+        given_name=person.given,
+        email=person.email,
+        name_key=name_key(person.name),
+    )
+
+
+def _new_entry(tournament: Tournament, row: ImportRow) -> Entry:
+    """The unsaved entry of an import row: a player's entry takes the name's parts, a team
+    none."""
+    return Entry(
+        tournament=tournament,
+        name=row.entry_name,
+        family_name="" if row.partner else row.family,
+        given_name="" if row.partner else row.given,
+        name_key=name_key(row.entry_name),
+    )
+
+
 @transaction.atomic
 def _save_rows(
     tournament: Tournament,
@@ -599,18 +623,7 @@ def _save_rows(
     lists). The players and the deck lists' rows are built and the players inserted before the
     lock: nobody sees them before the commit."""
     people = [(row, seat, p) for row in rows for seat, p in row.people()]
-    players = Player.objects.bulk_create(
-        [
-            Player(
-                display_name=p.name,
-                family_name=p.family,
-                given_name=p.given,
-                email=p.email,
-                name_key=name_key(p.name),
-            )
-            for _, _, p in people
-        ]
-    )
+    players = Player.objects.bulk_create([_new_player(p) for _, _, p in people])
     with_deck = [(row, seat, p) for row, seat, p in people if p.deck]
     drafts = deck_first_version_drafts(
         tournament=tournament,
@@ -630,18 +643,7 @@ def _save_rows(
             _("The event is full: at most %(cap)s entries may register.") % {"cap": cap},
             {"max_entries": cap},
         )
-    entries = Entry.objects.bulk_create(
-        [
-            Entry(
-                tournament=locked,
-                name=r.entry_name,
-                family_name="" if r.partner else r.family,
-                given_name="" if r.partner else r.given,
-                name_key=name_key(r.entry_name),
-            )
-            for r in rows
-        ]
-    )
+    entries = Entry.objects.bulk_create([_new_entry(locked, r) for r in rows])
     entry_of = {r.line: e for r, e in zip(rows, entries, strict=True)}
     members = EntryMember.objects.bulk_create(
         [
