@@ -62,6 +62,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     owner, _ = get_user_model().objects.get_or_create(username="bench-invitations")
     slug = Format.objects.filter(slug__startswith="hkk").values_list("slug", flat=True).first()
+    assert slug is not None, "no HKK format: migrate seeds them"
     t = services.tournament_create(owner=owner, name="Bench invitations", format_slug=slug)
     t = services.tournament_open_registration(tournament=t)
     with translation.override("hu"):
