@@ -7,14 +7,27 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
 from accounts.selectors import email_taken
 from accounts.services import account_create
+from tournaments.domain.names import family_first
 
 User = get_user_model()
 
 _EMAIL_TAKEN = gettext_lazy("An account with this e-mail address already exists.")
+
+
+def name_order(fields: dict[str, Any]) -> None:
+    """Put the name fields in the active language's order, in place: family name first in
+    Hungarian, given name first in English (``tournaments.domain.names.family_first``)."""
+    if family_first(get_language()):
+        return
+    given = fields.pop("first_name")
+    items = list(fields.items())
+    at = [k for k, _v in items].index("last_name")
+    fields.clear()
+    fields.update(items[:at] + [("first_name", given)] + items[at:])
 
 
 class SignUpForm(UserCreationForm):
@@ -42,6 +55,10 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("last_name", "first_name", "username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        name_order(self.fields)
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
@@ -72,6 +89,7 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        name_order(self.fields)
         self.fields["email"].required = True
         self.fields["email"].label = gettext_lazy("E-mail address")
 

@@ -4,13 +4,14 @@ signed-in user)."""
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hkk_tournament.web.schema import ErrorResponseSerializer
-from hkk_tournament.web.throttling import failures_counted
+from hkk_tournament.web.throttling import attempt_budgets, check_and_count, failures_counted
 from tournaments import selectors, services
 from tournaments.api._common import ERRORS, TournamentApi, _reason, require_authenticated
 
@@ -21,6 +22,14 @@ class ClaimCodeOutputSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     code = serializers.CharField()
+
+
+class InvitationCountSerializer(serializers.Serializer):
+    """What a bulk invitation did: e-mails ``sent``; players without an account ``skipped``
+    because they have no e-mail address (their codes are made all the same)."""
+
+    sent = serializers.IntegerField()
+    skipped = serializers.IntegerField()
 
 
 class ClaimInputSerializer(serializers.Serializer):
@@ -51,9 +60,7 @@ class EntryClaimCodeApi(TournamentApi):
             player = services.player_claim_code(
                 actor=request.user, entry=entry, player_id=member.player_id
             )
-            rows.append(
-                {"player": player.pk, "name": player.display_name, "code": player.claim_code}
-            )
+            rows.append({"player": player.pk, "name": player.shown_name, "code": player.claim_code})
         return Response(ClaimCodeOutputSerializer(rows, many=True).data)
 
 
@@ -71,8 +78,31 @@ class TournamentClaimCodesApi(TournamentApi):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         players = services.player_claim_codes_all(actor=request.user, tournament=tournament)
-        rows = [{"player": p.pk, "name": p.display_name, "code": p.claim_code} for p in players]
+        rows = [{"player": p.pk, "name": p.shown_name, "code": p.claim_code} for p in players]
         return Response(ClaimCodeOutputSerializer(rows, many=True).data)
+
+
+class TournamentInvitationsApi(TournamentApi):
+    """POST /api/tournaments/{id}/invitations/ (organisers): claim codes for every player
+    without an account and an invitation e-mail to each who has an address
+    (``services.player_invite_all``); 409 ``mail_unavailable`` when this server sends no mail,
+    429 ``throttled`` (scope ``invite``, counted once per call)."""
+
+    @extend_schema(
+        operation_id="tournaments_invitations_all",
+        summary="Claim codes and e-mail invitations for every player without an account",
+        request=None,
+        responses={200: InvitationCountSerializer, **ERRORS, 429: ErrorResponseSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.managed_tournament(tournament_id)
+        check_and_count(attempt_budgets(request, "invite"))
+        count = services.player_invite_all(
+            actor=request.user,
+            tournament=tournament,
+            claim_url=request.build_absolute_uri(reverse("tournaments:claim")),
+        )
+        return Response(InvitationCountSerializer(vars(count)).data)
 
 
 class ClaimApi(TournamentApi):
@@ -95,6 +125,6 @@ class ClaimApi(TournamentApi):
         events = list(player.memberships.values_list("tournament_id", flat=True))
         return Response(
             ClaimOutputSerializer(
-                {"player": player.pk, "name": player.display_name, "tournaments": events}
+                {"player": player.pk, "name": player.shown_name, "tournaments": events}
             ).data
         )

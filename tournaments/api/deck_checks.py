@@ -62,7 +62,7 @@ class DeckCheckOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField(source="round.number")
     entry = serializers.IntegerField(source="entry_id")
-    entry_name = serializers.CharField(source="entry.name")
+    entry_name = serializers.CharField(source="entry.shown_name")
     random_pick = serializers.BooleanField()
     seed = serializers.IntegerField(allow_null=True)
     outcome = serializers.ChoiceField(choices=DeckCheck.Outcome.choices)

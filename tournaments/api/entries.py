@@ -222,7 +222,7 @@ class EntryStateOutputSerializer(serializers.Serializer):
     """
 
     id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(source="shown_name")
     registered_round = serializers.IntegerField()
     dropped_after_round = serializers.IntegerField(allow_null=True)
     override_reason = serializers.CharField(source="pairing_override_reason")

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.http import HttpResponse, HttpResponseBase
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -210,7 +211,9 @@ class StandingsApi(TournamentApi):
             return http_cache.add_validators(
                 request, render(), tag=None, last_modified=None, public=False
             )
-        identity = f"{base_url}|{limit}|{offset}|{entry or 0}|{selectors.search_key(q)}"
+        identity = (
+            f"{get_language()}|{base_url}|{limit}|{offset}|{entry or 0}|{selectors.search_key(q)}"
+        )
         return page_cache.shared_response(
             request,
             key="api-standings:" + hashlib.sha256(identity.encode()).hexdigest(),

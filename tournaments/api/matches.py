@@ -32,9 +32,17 @@ class GameOutputSerializer(serializers.Serializer):
     """
 
     number = serializers.IntegerField()
-    right_holder = serializers.IntegerField(source="right_holder_id")
+    right_holder = serializers.IntegerField(
+        source="right_holder_id",
+        allow_null=True,
+        help_text=_("Null when the game's details were not reported."),
+    )
     waived = serializers.BooleanField()
-    first = serializers.IntegerField(source="first_id")
+    first = serializers.IntegerField(
+        source="first_id",
+        allow_null=True,
+        help_text=_("Null when the game's details were not reported."),
+    )
     details_reported = serializers.BooleanField(
         help_text=_(
             "False for a game entered as part of a match score: its winner counts; its order, "
@@ -48,7 +56,11 @@ class GameOutputSerializer(serializers.Serializer):
     score = serializers.IntegerField(allow_null=True)
     version = serializers.IntegerField()
 
-    def get_choice(self, obj: Any) -> str:
+    @extend_schema_field(serializers.ChoiceField(choices=["self", "opponent"], allow_null=True))
+    def get_choice(self, obj: Any) -> str | None:
+        """``self`` / ``opponent``; ``None`` when the game's details were not reported."""
+        if not obj.details_reported:
+            return None
         return "opponent" if obj.waived else "self"
 
 

@@ -37,6 +37,11 @@ urlpatterns = [
     path(T + "duplicate/", events.TournamentDuplicateApi.as_view(), name="tournaments-duplicate"),
     path(T + "actions/", actions.TournamentActionsApi.as_view(), name="tournaments-actions"),
     path(
+        T + "invitations/",
+        claims.TournamentInvitationsApi.as_view(),
+        name="tournaments-invitations",
+    ),
+    path(
         T + "actions/<int:action_id>/restore/",
         actions.ResultsRestoreApi.as_view(),
         name="tournaments-actions-restore",

@@ -214,7 +214,9 @@ class Game(models.Model):
     ``details_reported`` is ``False`` for a game that stands for part of a match score entered
     at match level (a result slip's "2–1", a player's one-choice report): its winner counts in
     the score, but its place in the order, the right holder and who went first were not
-    reported, and nothing reads them as facts (first-player figures skip such games).
+    reported, so ``right_holder``, ``first`` and ``chosen_by`` are empty (``NULL``) and
+    ``waived`` false; a game with its details reported always has ``right_holder`` and
+    ``first`` (a database constraint).
     """
 
     match = models.ForeignKey(
@@ -222,11 +224,21 @@ class Game(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("number"))
     right_holder = models.ForeignKey(
-        Entry, verbose_name=_("right holder"), on_delete=models.PROTECT, related_name="+"
+        Entry,
+        verbose_name=_("right holder"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     waived = models.BooleanField(_("waived"), default=False)
     first = models.ForeignKey(
-        Entry, verbose_name=_("went first"), on_delete=models.PROTECT, related_name="+"
+        Entry,
+        verbose_name=_("went first"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     winner = models.ForeignKey(
         Entry,
@@ -268,6 +280,11 @@ class Game(models.Model):
                 condition=(Q(is_draw=True) & Q(winner__isnull=True))
                 | (Q(is_draw=False) & Q(winner__isnull=False)),
                 name="game_winner_xor_draw",
+            ),
+            models.CheckConstraint(
+                condition=Q(details_reported=False)
+                | (Q(right_holder__isnull=False) & Q(first__isnull=False)),
+                name="game_detailed_has_holder_and_first",
             ),
         ]
 

@@ -98,7 +98,7 @@ def deck_checks(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     rnd = visible_round(request, tournament, number)
     checks = deck_checks_of_round(round=rnd)
     checked = {c.entry_id for c in checks}
-    entries = [(e.pk, e.name) for e in round_entries(round=rnd) if e.pk not in checked]
+    entries = [(e.pk, e.shown_name) for e in round_entries(round=rnd) if e.pk not in checked]
     rows = [
         {
             "check": c,
@@ -146,7 +146,7 @@ def deck_check_add(request: HttpRequest, tournament_id: int, number: int) -> Htt
     """
     tournament = judged_tournament(request, tournament_id)
     rnd = visible_round(request, tournament, number)
-    entries = [(e.pk, e.name) for e in round_entries(round=rnd)]
+    entries = [(e.pk, e.shown_name) for e in round_entries(round=rnd)]
     form = DeckCheckAddForm(request.POST, entries=entries)
     if not form.is_valid():
         messages.error(request, _("Choose an entry of this round."))
@@ -155,7 +155,7 @@ def deck_check_add(request: HttpRequest, tournament_id: int, number: int) -> Htt
     run(
         request,
         lambda: services.deck_check_add(round=rnd, entry=entry, actor=request.user),
-        _("%(name)s is added to the deck checks.") % {"name": entry.name},
+        _("%(name)s is added to the deck checks.") % {"name": entry.shown_name},
     )
     return redirect(_checks_url(tournament.pk, number))
 
@@ -189,6 +189,6 @@ def deck_check_record(
             notes=data["notes"],
             actor=request.user,
         ),
-        _("Deck check of %(name)s recorded.") % {"name": check.entry.name},
+        _("Deck check of %(name)s recorded.") % {"name": check.entry.shown_name},
     )
     return redirect(_checks_url(tournament.pk, number) + f"#check-{check.pk}")

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from hkk_tournament.errors import TooManyRequests
+from hkk_tournament.errors import ApplicationError, TooManyRequests
 from hkk_tournament.mail import mail_delivers
 from hkk_tournament.web.throttling import attempt_budgets, check_and_count, failures_counted
 from tournaments import selectors, services
@@ -219,7 +219,7 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
             run(
                 request,
                 lambda: services.entry_readd(entry=entry, actor=request.user),
-                _("%(name)s is back in the event.") % {"name": entry.name},
+                _("%(name)s is back in the event.") % {"name": entry.shown_name},
             )
         return redirect(detail_url(tournament))
     form = ReaddForm(posted(request), reason_required=True)
@@ -230,7 +230,7 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
             lambda: services.entry_readd(
                 entry=entry, actor=request.user, missed=data["missed"], reason=data["reason"]
             ),
-            _("%(name)s is back in the event.") % {"name": entry.name},
+            _("%(name)s is back in the event.") % {"name": entry.shown_name},
         )
         if done and data["missed"] == "pair" and last:
             return redirect(round_url(tournament, last))
@@ -239,13 +239,13 @@ def entry_readd(request: HttpRequest, tournament_id: int, entry_id: int) -> Http
     return confirm_page(
         request,
         tournament,
-        title=_("Add %(name)s back") % {"name": entry.name},
+        title=_("Add %(name)s back") % {"name": entry.shown_name},
         explanation=[
             _("Rounds %(first)s–%(last)s were paired without %(name)s.")
-            % {"first": after + 1, "last": last, "name": entry.name}
+            % {"first": after + 1, "last": last, "name": entry.shown_name}
             if last and last > after + 1
             else _("Round %(round)s was paired without %(name)s.")
-            % {"round": last, "name": entry.name},
+            % {"round": last, "name": entry.shown_name},
             _("A missed round counts as a match loss with no game won, or as a bye (a win)."),
         ],
         submit=_("Add back"),
@@ -264,9 +264,9 @@ def entry_check_in(request: HttpRequest, tournament_id: int, entry_id: int) -> H
     run(
         request,
         lambda: services.entry_check_in(actor=request.user, entry=entry, checked_in=present),
-        _("%(name)s is checked in.") % {"name": entry.name}
+        _("%(name)s is checked in.") % {"name": entry.shown_name}
         if present
-        else _("%(name)s is no longer checked in.") % {"name": entry.name},
+        else _("%(name)s is no longer checked in.") % {"name": entry.shown_name},
     )
     return redirect(detail_url(tournament) + f"#entry-{entry.pk}")
 
@@ -284,7 +284,11 @@ def drop_not_checked_in(request: HttpRequest, tournament_id: int) -> HttpRespons
         )
         return redirect(detail_url(tournament) if dropped is not None else detail_url(tournament))
     absent = [
-        e.name for e in tournament.entries.filter(checked_in_at=None, dropped_after_round=None)
+        e.shown_name
+        for e in sorted(
+            tournament.entries.filter(checked_in_at=None, dropped_after_round=None),
+            key=lambda e: (e.name_sort_key, e.pk),
+        )
     ]
     return confirm_page(
         request,
@@ -395,12 +399,42 @@ def invite(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpRespo
 def claim_codes(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """GET /tournaments/<id>/claim-codes/: the printable list of the players' claim codes."""
     tournament = managed_tournament(request, tournament_id)
+    rows = selectors.claim_codes(tournament=tournament)
     context = {
         "tournament": tournament,
-        "rows": selectors.claim_codes(tournament=tournament),
+        "rows": rows,
+        "expired": sum(1 for r in rows if r["expired"]),
+        "mail": mail_delivers(),
         "claim_url": request.build_absolute_uri(reverse("tournaments:claim")),
     }
     return render(request, "tournaments/organiser/claim_codes.html", context)
+
+
+@login_required
+@require_POST
+def invite_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """POST /tournaments/<id>/claim-codes/invite/: claim codes for every player without an
+    account and an invitation e-mail to each who has an address
+    (``services.player_invite_all``; counted once against the organiser's ``invite``
+    throttle); the message says how many were sent and how many players have no address."""
+    tournament = managed_tournament(request, tournament_id)
+
+    try:
+        check_and_count(attempt_budgets(request, "invite"))
+        count = services.player_invite_all(
+            actor=request.user,
+            tournament=tournament,
+            claim_url=request.build_absolute_uri(reverse("tournaments:claim")),
+        )
+    except ApplicationError as exc:  # TooManyRequests is one
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(
+            request,
+            _("Invitations sent: %(sent)s; players without an e-mail address: %(skipped)s.")
+            % {"sent": count.sent, "skipped": count.skipped},
+        )
+    return redirect(reverse("tournaments:claim-codes", args=[tournament.pk]))
 
 
 @login_required
@@ -446,7 +480,7 @@ def claim(request: HttpRequest) -> HttpResponse:
             status = 429 if isinstance(exc, TooManyRequests) else 200
         else:
             messages.success(
-                request, _("Welcome, %(name)s: the entry is yours.") % {"name": player.display_name}
+                request, _("Welcome, %(name)s: the entry is yours.") % {"name": player.shown_name}
             )
             member = player.memberships.select_related("tournament").order_by("-id").first()
             if member is not None:

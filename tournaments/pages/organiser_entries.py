@@ -202,9 +202,10 @@ def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
                 lambda: (
                     services.entry_drop_with_bye if fix == "bye" else services.entry_drop_and_repair
                 )(entry=entry, actor=request.user, reason=reason),
-                _("%(name)s has dropped; the opponent gets a bye.") % {"name": entry.name}
+                _("%(name)s has dropped; the opponent gets a bye.") % {"name": entry.shown_name}
                 if fix == "bye"
-                else _("%(name)s has dropped; the round is paired again.") % {"name": entry.name},
+                else _("%(name)s has dropped; the round is paired again.")
+                % {"name": entry.shown_name},
             )
             if done:
                 return redirect(round_url(tournament, paired.number))
@@ -212,7 +213,7 @@ def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
         run(
             request,
             lambda: services.entry_drop(entry=entry),
-            _("%(name)s has dropped.") % {"name": entry.name},
+            _("%(name)s has dropped.") % {"name": entry.shown_name},
         )
         return redirect(detail_url(tournament))
     explanation = [
@@ -220,17 +221,17 @@ def entry_drop(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpR
             "%(name)s will not be paired from the next round on. You can add them back at any "
             "time before the event ends."
         )
-        % {"name": entry.name}
+        % {"name": entry.shown_name}
     ]
     if paired is not None:
         explanation.append(
             _("%(name)s is already paired in round %(round)s.")
-            % {"name": entry.name, "round": paired.number}
+            % {"name": entry.shown_name, "round": paired.number}
         )
     return confirm_page(
         request,
         tournament,
-        title=_("Drop %(name)s") % {"name": entry.name},
+        title=_("Drop %(name)s") % {"name": entry.shown_name},
         explanation=explanation,
         submit=_("Yes, drop"),
         form=form,

@@ -297,7 +297,11 @@ class StaffRemoveForm(forms.Form):
 class EntryAddForm(forms.Form):
     """A player (name in seat A only) or a pair team (both seats)."""
 
-    player_a = forms.CharField(label=_("Player (seat A)"), max_length=120)
+    player_a = forms.CharField(
+        label=_("Player (seat A)"),
+        max_length=120,
+        help_text=_("Given name and family name, in this order."),
+    )
     player_b = forms.CharField(
         label=_("Partner (seat B, pair tournaments only)"), max_length=120, required=False
     )

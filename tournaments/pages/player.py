@@ -21,6 +21,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from hkk_tournament.errors import ApplicationError
+from hkk_tournament.mail import mail_delivers
+from hkk_tournament.web.throttling import attempt_budgets, check_and_count
 from tournaments import selectors, services
 from tournaments.access import can_judge, is_player_of_entry, require_deck_list_reader
 from tournaments.domain.first_player import RightMode, right_mode
@@ -79,13 +82,20 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 )
         if not form.errors:
             try:
-                services.entry_self_register(
-                    tournament=tournament, user=request.user, partner=partner, name=data["name"]
+                entry = services.entry_self_register(
+                    tournament=tournament,
+                    user=request.user,
+                    partner=partner,
+                    name=data["name"],
+                    partner_name="" if partner else data["partner_name"],
+                    partner_email="" if partner else data["partner_email"],
                 )
             except FORM_ERRORS as exc:
                 form.add_error(None, str(exc.message))
             else:
                 messages.success(request, _("You are registered. Now submit your deck list."))
+                if partner is None and data["partner_name"]:
+                    _invite_partner(request, entry)
                 return redirect(reverse("tournaments:my-deck", args=[tournament.pk]))
     context = {
         "tournament": tournament,
@@ -98,6 +108,32 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
         ),
     }
     return render(request, "tournaments/player/register.html", context)
+
+
+def _invite_partner(request: HttpRequest, entry: Any) -> None:
+    """The partner registered by name (seat B, no account): a claim code, mailed as an
+    invitation when the partner has an e-mail address and this server sends mail, else shown to
+    the registering player to hand over."""
+    member = entry.members.select_related("player").get(seat=EntryMember.Seat.B)
+    player = services.player_claim_code(actor=request.user, entry=entry, player_id=member.player_id)
+    url = request.build_absolute_uri(reverse("tournaments:claim") + f"?code={player.claim_code}")
+    if player.email and mail_delivers():
+        try:
+            check_and_count(attempt_budgets(request, "invite"))
+            services.player_invite(
+                actor=request.user, entry=entry, claim_url=url, player_id=player.pk
+            )
+        except ApplicationError as exc:
+            messages.error(request, str(exc.message))
+        else:
+            messages.info(request, _("Your partner gets an invitation by e-mail."))
+            return
+    page = request.build_absolute_uri(reverse("tournaments:claim"))
+    messages.info(
+        request,
+        _("Give your partner this code: %(code)s. With it they claim their seat at %(url)s.")
+        % {"code": player.claim_code, "url": page},
+    )
 
 
 def _own_membership(request: HttpRequest, tournament: Tournament) -> EntryMember:

@@ -10,13 +10,26 @@ from django.utils.translation import gettext_lazy as _
 
 
 class SelfRegisterForm(forms.Form):
-    """A signed-in player enters an event; pair events name the partner's username."""
+    """A signed-in player enters an event; pair events name the partner: the partner's
+    username, or, without it, the partner's name and (optional) e-mail address: the partner
+    then gets an invitation by e-mail, or you hand over the claim code shown."""
 
     partner = forms.CharField(
         label=_("Partner's username"),
         max_length=150,
         required=False,
-        help_text=_("Pair events only: your partner needs an account too."),
+        help_text=_("Pair events only, when your partner has an account."),
+    )
+    partner_name = forms.CharField(
+        label=_("Or the partner's name"),
+        max_length=120,
+        required=False,
+        help_text=_("Given name and family name, in this order."),
+    )
+    partner_email = forms.EmailField(
+        label=_("Partner's e-mail address"),
+        required=False,
+        help_text=_("The partner gets an invitation; without it you get a code to hand over."),
     )
     name = forms.CharField(
         label=_("Team name"), max_length=200, required=False, help_text=_("Pair events only.")

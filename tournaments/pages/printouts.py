@@ -411,21 +411,24 @@ def qr_drawing(url: str, size: float) -> Drawing:
 def claim_sheet_pdf(*, tournament: Tournament, claim_url: str) -> bytes:
     """An A4 sheet to cut up: per player without an account, name, entry, round-1 table (when
     round 1 exists), the one-time claim code and a QR code of ``claim_url`` (absolute, the
-    code appended as ``?code=``). Players without a code yet are listed without one."""
+    code appended as ``?code=``). Players without a code yet, or whose code expired, are
+    listed without one (an expired code is marked: the organiser makes new ones first)."""
     st = _styles()
     code_style = ParagraphStyle("code", parent=st["title"], fontSize=18, leading=22)
     cards: list[Any] = []
     for row in selectors.claim_codes(tournament=tournament):
-        lines = [Paragraph(_text(row["player"].display_name), st["h2"])]
+        lines = [Paragraph(_text(row["player"].shown_name), st["h2"])]
         if row["entry"].name != row["player"].display_name:
-            lines.append(Paragraph(_text(row["entry"].name), st["body"]))
+            lines.append(Paragraph(_text(row["entry"].shown_name), st["body"]))
         if row["table"] is not None:
             table = _("bye") if row["bye"] else row["table"]
             lines.append(
                 Paragraph(_text(_("Round 1, table: %(table)s") % {"table": table}), st["body"])
             )
-        code = row["code"]
+        code = "" if row["expired"] else row["code"]
         lines.append(Paragraph(_text(code or "–"), code_style))
+        if row["expired"]:
+            lines.append(Paragraph(_text(_("The code has expired.")), st["body"]))
         qr: Any = qr_drawing(f"{claim_url}?code={code}", 32 * mm) if code else ""
         card = Table([[lines, qr]], colWidths=[140 * mm, 40 * mm])
         card.setStyle(

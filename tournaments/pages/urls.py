@@ -46,6 +46,7 @@ urlpatterns = [
     path(T + "duplicate/", organiser_desk.tournament_duplicate, name="duplicate"),
     path(T + "claim-codes/", organiser_desk.claim_codes, name="claim-codes"),
     path(T + "claim-codes/all/", organiser_desk.claim_codes_all, name="claim-codes-all"),
+    path(T + "claim-codes/invite/", organiser_desk.invite_all, name="invite-all"),
     path(T + "claim-codes/sheet.pdf", organiser_desk.claim_sheet, name="claim-sheet"),
     path(T + "check-in/drop-absent/", organiser_desk.drop_not_checked_in, name="drop-absent"),
     path(T + "entries/import/", organiser_desk.entries_import, name="entries-import"),

@@ -15,7 +15,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import NotFound
+from tournaments.domain.names import PersonName, normalise_name
 from tournaments.models import DeckSubmission, Entry, EntryMember, Player, Tournament
+from tournaments.models.entries import person_name
 from tournaments.permissions import deck_lists_visible
 
 # --- lookups ------------------------------------------------------------------------------
@@ -39,8 +41,27 @@ def entries_with_members(tournament: Tournament) -> QuerySet[Entry]:
 
 
 def names_by_entry(tournament: Tournament) -> dict[int, str]:
-    """Entry id → name."""
-    return dict(tournament.entries.values_list("id", "name"))
+    """Entry id → name as shown in the active language (a player's family name first in
+    Hungarian, given name first in English: ``models.entries.person_name``; a team's name as
+    given). One query."""
+    rows = tournament.entries.values_list("id", "name", "family_name", "given_name")
+    return {pk: person_name(family, given, name) for pk, name, family, given in rows}
+
+
+def name_order_by_entry(tournament: Tournament) -> dict[int, tuple[str, str, int]]:
+    """Entry id → its sort key by name: family name, then given name (case- and
+    accent-insensitive; a team or an entry with a name of its own by that name), then id.
+    One query."""
+    rows = tournament.entries.values_list("id", "name", "family_name", "given_name")
+    return {pk: (*name_sort_key(name, family, given), pk) for pk, name, family, given in rows}
+
+
+def name_sort_key(name: str, family: str, given: str) -> tuple[str, str]:
+    """The sort key of a stored name (``name``, ``family``, ``given``): family name, then
+    given name, case- and accent-insensitive; without parts (a team) the name itself."""
+    if family or given:
+        return PersonName(family, given).sort_key()
+    return (normalise_name(name), "")
 
 
 def member_player(*, entry: Entry, player_id: int | None = None, seat: str | None = None) -> Player:
@@ -138,7 +159,8 @@ class EntryView:
 
     @property
     def name(self) -> str:
-        return self.entry.name
+        """The entry's name in the active language's order."""
+        return self.entry.shown_name
 
     @property
     def dropped(self) -> bool:
@@ -178,7 +200,8 @@ class EntryView:
 
 
 def entry_views(*, tournament: Tournament, user: Any = None) -> list[EntryView]:
-    """Every entry of ``tournament`` (by id) with members and current lists: three queries
+    """Every entry of ``tournament`` (by family name, then given name; a team by its name)
+    with members and current lists: three queries
     (a few more with ``user``).
 
     With ``user``, ``MemberView.deck_visible`` says whether that user may see the list
@@ -198,7 +221,7 @@ def entry_views(*, tournament: Tournament, user: Any = None) -> list[EntryView]:
                 MemberView(
                     m.seat,
                     m.player_id,
-                    m.player.display_name,
+                    m.player.shown_name,
                     current.get(m.pk),
                     visible(e.pk),
                     m.player.user_id is not None,
@@ -206,7 +229,7 @@ def entry_views(*, tournament: Tournament, user: Any = None) -> list[EntryView]:
                 for m in e.members.all()
             ],
         )
-        for e in entries_with_members(tournament)
+        for e in sorted(entries_with_members(tournament), key=lambda e: (e.name_sort_key, e.pk))
     ]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import NotFound
@@ -21,12 +22,13 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
+from tournaments.models.entries import person_name
 
 
 def _who(user: Any) -> str:
     if user is None:
         return ""
-    return user.get_full_name() or user.get_username()
+    return person_name(user.last_name, user.first_name, user.get_username())
 
 
 def entry_paired_round(*, entry: Entry) -> Round | None:
@@ -56,7 +58,7 @@ def round_history(*, tournament: Tournament, number: int) -> list[dict[str, Any]
             "who": _who(a.by),
             "what": a.get_kind_display(),
             "reason": a.reason,
-            "entry": a.entry.name if a.entry else "",
+            "entry": a.entry.shown_name if a.entry else "",
             "action": a.pk,
             "restorable": bool(a.params.get("deleted_results")) and a.pk not in restored,
         }
@@ -114,7 +116,7 @@ def event_history(*, tournament: Tournament) -> list[dict[str, Any]]:
             "what": a.get_kind_display(),
             "reason": a.reason,
             "round": a.round_number,
-            "entry": a.entry.name if a.entry else "",
+            "entry": a.entry.shown_name if a.entry else "",
             "kind": a.kind,
         }
         for a in tournament_actions(tournament=tournament)
@@ -162,7 +164,8 @@ def match_corrections(*, match: Match) -> list[dict[str, Any]]:
     """The corrections of the match's games, oldest first: ``[{"game", "at", "who", "before",
     "after", "reason"}]`` with the winners by name (``=`` for a draw)."""
     names = {
-        e.pk: e.name for e in Entry.objects.filter(pk__in=[match.entry_a_id, match.entry_b_id])
+        e.pk: e.shown_name
+        for e in Entry.objects.filter(pk__in=[match.entry_a_id, match.entry_b_id])
     }
     return [
         {
@@ -180,13 +183,16 @@ def match_corrections(*, match: Match) -> list[dict[str, Any]]:
 
 
 def claim_codes(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """The event's players without an account: ``[{"entry", "player", "code", "table",
-    "bye"}]`` by entry name (``code`` empty when none was made yet; ``table`` the entry's table
-    number in round 1, ``None`` while there is no round 1; ``bye`` true for a round-1 bye)."""
+    """The event's players without an account: ``[{"entry", "player", "code", "expired",
+    "table", "bye"}]`` by family name, then given name (``code`` empty when none was made
+    yet; ``expired`` true for a code past its ``claim_code_expires_at``, which the claim
+    refuses; ``table`` the entry's table number in round 1, ``None`` while there is no round
+    1; ``bye`` true for a round-1 bye)."""
+    now = timezone.now()
     members = (
         EntryMember.objects.filter(tournament=tournament, player__user=None)
         .select_related("entry", "player")
-        .order_by("entry__name", "seat")
+        .order_by("player__family_name", "player__given_name", "player__display_name", "seat")
     )
     tables: dict[int, tuple[int, bool]] = {}
     for match in Match.objects.filter(round__tournament=tournament, round__number=1):
@@ -198,6 +204,8 @@ def claim_codes(*, tournament: Tournament) -> list[dict[str, Any]]:
             "entry": m.entry,
             "player": m.player,
             "code": m.player.claim_code,
+            "expired": bool(m.player.claim_code)
+            and (m.player.claim_code_expires_at is None or m.player.claim_code_expires_at <= now),
             "table": tables.get(m.entry_id, (None, False))[0],
             "bye": tables.get(m.entry_id, (None, False))[1],
         }

@@ -21,8 +21,9 @@ from django.utils.translation import gettext
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.models.entries import person_name
 from tournaments.permissions import player_entry_ids
-from tournaments.selectors.entries import names_by_entry
+from tournaments.selectors.entries import name_order_by_entry, names_by_entry
 from tournaments.selectors.matches import MatchScore, match_games, match_score, match_state
 from tournaments.selectors.paging import SearchedPage, name_matches, paginate, search_needle
 
@@ -279,7 +280,8 @@ def round_tables_page(*, round: Round, number: int, size: int, q: str = "") -> T
     total = round.matches.count() if q else page.paginator.count
     chosen = list(page.object_list)
     ids = {m.entry_a_id for m in chosen} | {m.entry_b_id for m in chosen if m.entry_b_id}
-    names = dict(Entry.objects.filter(pk__in=ids).values_list("id", "name")) if ids else {}
+    rows = Entry.objects.filter(pk__in=ids).values_list("id", "name", "family_name", "given_name")
+    names = {pk: person_name(f, g, name) for pk, name, f, g in rows} if ids else {}
     views = []
     for m in chosen:
         m.round = round
@@ -316,7 +318,8 @@ def my_matches(*, tournament: Tournament, user: Any) -> list[MatchView]:
 
 
 def pairings_by_name(views: list[MatchView]) -> list[dict[str, Any]]:
-    """Alphabetical list of entries → table, seat and opponent (``opponent`` ``None`` = bye)."""
+    """The entries of ``views`` (one round's tables) → table, seat and opponent (``opponent``
+    ``None`` = bye), by family name, then given name (a team by its name; one query)."""
     rows = []
     for v in views:
         m = v.match
@@ -341,7 +344,8 @@ def pairings_by_name(views: list[MatchView]) -> list[dict[str, Any]]:
                     "opponent_name": v.a_name,
                 }
             )
-    return sorted(rows, key=lambda r: (r["name"].casefold(), r["entry"]))
+    order = name_order_by_entry(views[0].match.round.tournament) if views else {}
+    return sorted(rows, key=lambda r: order.get(r["entry"], (r["name"].casefold(), "", 0)))
 
 
 def round_pairings(round: Round) -> list[dict[str, Any]]:

@@ -56,13 +56,13 @@ def last_rounds(tournaments: Sequence[Tournament]) -> dict[int, Round]:
 
 
 def round_entries(*, round: Round) -> list[Entry]:
-    """The entries paired in ``round`` (byes included), by name."""
+    """The entries paired in ``round`` (byes included), by family name, then given name."""
     ids = set()
     for a, b in round.matches.values_list("entry_a_id", "entry_b_id"):
         ids.add(a)
         if b is not None:
             ids.add(b)
-    return list(Entry.objects.filter(pk__in=ids).order_by("name", "id"))
+    return sorted(Entry.objects.filter(pk__in=ids), key=lambda e: (e.name_sort_key, e.pk))
 
 
 def next_open_table(*, round: Round, after: int) -> int | None:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 from tournaments.domain.standings import TIEBREAKERS
 from tournaments.domain.types import StandingRow
 from tournaments.models import StandingsSnapshot, Tournament
+from tournaments.models.entries import person_name
 from tournaments.selectors.entries import names_by_entry
 from tournaments.selectors.paging import SearchedPage, name_matches, paginate, search_needle
 
@@ -98,6 +99,13 @@ def snapshot_tag(snapshot: StandingsSnapshot | None, *extra: object) -> str | No
     return "-".join(str(p) for p in parts)
 
 
+def stored_row_name(row: dict[str, Any]) -> str:
+    """A stored standings row's name in the active language's order (``family``/``given``
+    when the snapshot has them: ``models.entries.person_name``; else the stored ``name``)."""
+    fallback = row.get("name") or str(row["entry"])
+    return person_name(row.get("family") or "", row.get("given") or "", fallback)
+
+
 def stored_row_views(
     *, tournament: Tournament, rows: Sequence[dict[str, Any]]
 ) -> list[StandingView]:
@@ -111,7 +119,7 @@ def stored_row_views(
             StandingView(
                 rank=r["rank"],
                 entry=r["entry"],
-                name=r.get("name") or str(r["entry"]),
+                name=stored_row_name(r),
                 match_points=r["match_points"],
                 game_points=r["game_points"],
                 matches_played=r["matches_played"],
@@ -137,7 +145,7 @@ def standings_matching(
         r
         for r in rows
         if (entry is None or r["entry"] == entry)
-        and (not needle or name_matches(r.get("name") or "", needle))
+        and (not needle or name_matches(stored_row_name(r), needle))
     ]
 
 

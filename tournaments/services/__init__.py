@@ -78,6 +78,7 @@ from tournaments.services.people import (
     player_claim_code,
     player_claim_codes_all,
     player_invite,
+    player_invite_all,
 )
 from tournaments.services.registration import (
     entry_drop,
@@ -192,6 +193,7 @@ __all__ = [
     "player_claim_codes_all",
     "player_for_user",
     "player_invite",
+    "player_invite_all",
     "report_outcomes",
     "result_report_confirm",
     "result_report_submit",

@@ -129,7 +129,7 @@ def _member_or_not_found(tournament: Tournament, entry: Entry, player: Player) -
     if member is None:
         raise NotFound(
             "not_a_member",
-            _("%(player)s is not a member of this entry.") % {"player": player.display_name},
+            _("%(player)s is not a member of this entry.") % {"player": player.shown_name},
             {"entry": entry.pk, "player": player.pk},
         )
     return member
@@ -419,7 +419,7 @@ def require_pairable(entries: Sequence[Entry]) -> None:
                 "These entries have no legal deck list (fix, override with a reason, or drop): "
                 "%(names)s."
             )
-            % {"names": ", ".join(e.name for e in bad)},
+            % {"names": ", ".join(e.shown_name for e in bad)},
             {"entries": [e.pk for e in bad], "names": [e.name for e in bad]},
         )
 

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from decks.domain.types import Verdict
 from decks.domain.validate import ValidationResult
 from hkk_tournament.errors import ApplicationError, InvalidState, ValidationFailed
+from tournaments.domain.names import PersonName
 from tournaments.models import (
     DeckSubmission,
     Entry,
@@ -33,7 +34,7 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
-from tournaments.models.entries import name_key
+from tournaments.models.entries import name_from_text, name_key, person_name
 from tournaments.permissions import acting_user, require_manage
 from tournaments.services import round_fixes
 from tournaments.services._common import last_round, lock_tournament, require_status
@@ -65,6 +66,9 @@ TEAM_MAX_LENGTH = Entry._meta.get_field("name").max_length or 200
 
 #: First cells that mark a header row (individual list; pair list).
 HEADER_CELLS = ("name", "név", "nev")
+#: A header whose first two cells are these gives the name in two columns (family, given).
+FAMILY_HEADER_CELLS = ("family name", "surname", "last name", "vezetéknév", "vezeteknev")
+GIVEN_HEADER_CELLS = ("given name", "first name", "keresztnév", "keresztnev", "utónév", "utonev")
 PAIR_HEADER_CELLS = ("team", "csapat", "csapatnév", "csapatnev", *HEADER_CELLS)
 
 
@@ -146,7 +150,9 @@ def entry_readd(*, entry: Entry, actor: Any, reason: str = "", missed: str = "")
     require_status(tournament, S.DRAFT, S.REGISTRATION, S.RUNNING)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.dropped_after_round is None:
-        raise InvalidState("not_dropped", _("%(name)s has not dropped.") % {"name": entry.name}, {})
+        raise InvalidState(
+            "not_dropped", _("%(name)s has not dropped.") % {"name": entry.shown_name}, {}
+        )
     last = last_round(tournament)
     cap = tournament.max_entries
     if cap and tournament.entries.filter(dropped_after_round=None).count() >= cap:
@@ -220,8 +226,12 @@ def same_name_entries(
     tournament: Tournament, name: str, *, exclude: int | None = None
 ) -> list[str]:
     """Names of the event's entries and players equal to ``name`` once normalised
-    (:func:`registered_names`): the desk's duplicate warning."""
-    return registered_names(tournament, [name], exclude=exclude).get(name_key(name), [])
+    (:func:`registered_names`): the desk's duplicate warning. ``name`` is read in the active
+    language's order (as the desk stores it: "Anna Kovács" on an English page finds the stored
+    "Kovács Anna") and also as written (a team's name)."""
+    stored = name_from_text(name).stored
+    found = registered_names(tournament, [name, stored], exclude=exclude)
+    return list(dict.fromkeys(found.get(name_key(stored), []) + found.get(name_key(name), [])))
 
 
 def registered_emails(tournament: Tournament, emails: Iterable[str]) -> dict[str, list[str]]:
@@ -257,6 +267,13 @@ class ImportPartner:
     deck_legal: bool | None = None
     deck_status: str | None = None
     deck_unknown_cards: list[str] = field(default_factory=list)
+    family: str = ""
+    given: str = ""
+
+    @property
+    def shown_name(self) -> str:
+        """The name in the active language's order."""
+        return person_name(self.family, self.given, self.name)
 
 
 @dataclass
@@ -279,6 +296,14 @@ class ImportRow:
     deck_unknown_cards: list[str] = field(default_factory=list)
     team: str = ""
     partner: ImportPartner | None = None
+    #: Seat A's name parts (``name`` is their stored form, family name first).
+    family: str = ""
+    given: str = ""
+
+    @property
+    def shown_name(self) -> str:
+        """Seat A's name in the active language's order."""
+        return person_name(self.family, self.given, self.name)
 
     def people(self) -> list[tuple[str, Any]]:
         """``[(seat, player)]``: ``("A", self)`` and, in a pair list, ``("B", partner)``; each
@@ -327,12 +352,45 @@ def _pair_row(line: int, cells: list[str]) -> ImportRow:
         deck=cells[5],
         partner=ImportPartner(name=cells[3], email=cells[4], deck=cells[6]),
     )
+    _named(row, row.name)
+    _named(row.partner, cells[3])
     if any(cells[7:]):
         row.errors.append(
             gettext(
                 "Too many columns: give team name, player A's name and e-mail, player B's name "
                 "and e-mail, A's deck list and B's deck list."
             )
+        )
+    return row
+
+
+def _named(person: Any, text: str, given: str | None = None) -> None:
+    """Set ``person``'s name from one cell split in the active language's order
+    (``models.entries.name_from_text``: "Kovács Anna" in Hungarian), or from two cells
+    (``given`` not ``None``: family name, given name); ``name`` becomes the stored form,
+    family name first."""
+    parts = (
+        name_from_text(text)
+        if given is None
+        else PersonName(" ".join(text.split()), " ".join(given.split()))
+    )
+    person.family, person.given = parts.family, parts.given
+    person.name = parts.stored
+
+
+def _two_name_columns(header: list[str]) -> bool:
+    return len(header) == 2 and header[0] in FAMILY_HEADER_CELLS and header[1] in GIVEN_HEADER_CELLS
+
+
+def _split_row(line: int, cells: list[str]) -> ImportRow:
+    """A row of a list whose header names family and given name columns: ``family name,
+    given name, e-mail, deck list``."""
+    cells = cells + [""] * (4 - len(cells))
+    row = ImportRow(line=line, name="", email=cells[2], deck=cells[3])
+    _named(row, cells[0], cells[1])
+    if any(cells[4:]):
+        row.errors.append(
+            gettext("Too many columns: give family name, given name, e-mail and deck list.")
         )
     return row
 
@@ -344,6 +402,7 @@ def _row(line: int, cells: list[str]) -> ImportRow:
         email=cells[1] if len(cells) > 1 else "",
         deck=cells[2] if len(cells) > 2 else "",
     )
+    _named(row, row.name)
     if len(cells) > 3 and any(cells[3:]):
         row.errors.append(gettext("Too many columns: give name, e-mail and deck list."))
     return row
@@ -353,6 +412,9 @@ def parse_player_list(text: str, *, pair: bool = False) -> list[ImportRow]:
     """CSV rows ``name, e-mail, deck list`` (comma, semicolon or tab separated, sniffed; any
     line ending; the e-mail and the deck list optional; a deck list spanning lines is quoted;
     ``csv_files.read_csv_rows``). A first row whose first cell is ``name``/``név`` is a header.
+    A name in one cell is split in the active language's order (Hungarian: family name first,
+    "Kovács Anna"); a header ``family name, given name, …`` (``vezetéknév, keresztnév, …``)
+    gives the two parts in their own columns (then ``family, given, e-mail, deck list``).
     Blank rows are skipped. A row that cannot be read (bad quoting, an oversize cell) is kept
     with its error, and the rows after it are read on.
 
@@ -363,15 +425,16 @@ def parse_player_list(text: str, *, pair: bool = False) -> list[ImportRow]:
     Raises ``ValidationFailed("import_too_long")`` past :data:`IMPORT_MAX_ROWS` rows.
     """
     rows: list[ImportRow] = []
+    make = _pair_row if pair else _row
     for csv_row in read_csv_rows(text):
         cells = [c.strip() for c in csv_row.cells]
         if not csv_row.error and not any(cells):
             continue
-        if (
-            not rows
-            and cells
-            and cells[0].casefold() in (PAIR_HEADER_CELLS if pair else HEADER_CELLS)
-        ):
+        header = [c.casefold() for c in cells[:2]] if not rows and make is not _split_row else []
+        if not pair and _two_name_columns(header):
+            make = _split_row
+            continue
+        if header and header[0] in (PAIR_HEADER_CELLS if pair else HEADER_CELLS):
             continue
         if len(rows) >= IMPORT_MAX_ROWS:
             raise ValidationFailed(
@@ -382,7 +445,7 @@ def parse_player_list(text: str, *, pair: bool = False) -> list[ImportRow]:
         if csv_row.error:
             rows.append(ImportRow(csv_row.line, "", "", "", errors=[csv_row.error]))
         else:
-            rows.append((_pair_row if pair else _row)(csv_row.line, cells))
+            rows.append(make(csv_row.line, cells))
     return rows
 
 
@@ -528,6 +591,30 @@ def _open_for_import(tournament: Tournament, *, pair: bool) -> None:
     require_kind(tournament, Tournament.Kind.PAIR if pair else Tournament.Kind.INDIVIDUAL)
 
 
+def _new_player(person: Any) -> Player:
+    """The unsaved player of an import row's seat (``bulk_create`` skips ``save``: the name's
+    parts, stored form and key are set here)."""
+    return Player(
+        display_name=person.name,
+        family_name=person.family,
+        given_name=person.given,
+        email=person.email,
+        name_key=name_key(person.name),
+    )
+
+
+def _new_entry(tournament: Tournament, row: ImportRow) -> Entry:
+    """The unsaved entry of an import row: a player's entry takes the name's parts, a team
+    none."""
+    return Entry(
+        tournament=tournament,
+        name=row.entry_name,
+        family_name="" if row.partner else row.family,
+        given_name="" if row.partner else row.given,
+        name_key=name_key(row.entry_name),
+    )
+
+
 @transaction.atomic
 def _save_rows(
     tournament: Tournament,
@@ -541,12 +628,7 @@ def _save_rows(
     lists). The players and the deck lists' rows are built and the players inserted before the
     lock: nobody sees them before the commit."""
     people = [(row, seat, p) for row in rows for seat, p in row.people()]
-    players = Player.objects.bulk_create(
-        [
-            Player(display_name=p.name, email=p.email, name_key=name_key(p.name))
-            for _, _, p in people
-        ]
-    )
+    players = Player.objects.bulk_create([_new_player(p) for _, _, p in people])
     with_deck = [(row, seat, p) for row, seat, p in people if p.deck]
     drafts = deck_first_version_drafts(
         tournament=tournament,
@@ -567,9 +649,7 @@ def _save_rows(
             _("The event is full: at most %(cap)s entries may register.") % {"cap": cap},
             {"max_entries": cap},
         )
-    entries = Entry.objects.bulk_create(
-        [Entry(tournament=locked, name=r.entry_name, name_key=name_key(r.entry_name)) for r in rows]
-    )
+    entries = Entry.objects.bulk_create([_new_entry(locked, r) for r in rows])
     entry_of = {r.line: e for r, e in zip(rows, entries, strict=True)}
     members = EntryMember.objects.bulk_create(
         [

@@ -100,16 +100,16 @@ def _declared(
     A player's name gets the entry name and seat added when two players of the match share a
     display name.
     """
-    display = [member.player.display_name for side in sides for member in side]
+    display = [member.player.shown_name for side in sides for member in side]
     players: list[list[dict[str, Any]]] = []
     meta: list[dict[str, Any]] = []
     missing: list[str] = []
     for side, entry_id in zip(sides, entry_ids, strict=True):
         side_players = []
         for member in side:
-            name = member.player.display_name
+            name = member.player.shown_name
             if display.count(name) > 1:
-                name = f"{name} ({entries[entry_id].name}, {member.seat})"
+                name = f"{name} ({entries[entry_id].shown_name}, {member.seat})"
             deck = _submission(member)
             if deck is None:
                 missing.append(name)

@@ -5,14 +5,16 @@ TCG matches and first player), §15 (Match points and tiebreakers), §16 (Deck c
 and result reporting)).
 
 A slip says only the score, so its games are stored with ``details_reported=False``: their
-winners make the score, standings and tiebreakers exact, but the placeholders below are not
-facts and nothing reads them as facts (first-player figures skip them; a match entered this
-way is complete, so no later game takes its right from them). The per-game page corrects a game
-into a detailed one. The placeholders:
+winners make the score, standings and tiebreakers exact; the right holder, who went first and
+the chooser are stored empty (``NULL``, shown as "not reported"), since nobody reported them (a
+match entered this way is complete, so no later game takes its right from them). The per-game
+page corrects a game into a detailed one. To check the score against the rules in memory the
+games are laid out with assumptions that are not stored:
 
 * the order of the games: the loser's wins first, then the drawn games, then the winner's
-  wins (so a best-of match is never decided before its last recorded game);
-* who went first: the right holder (no waiver is recorded);
+  wins (so a best-of match is never decided before its last recorded game; the numbers are
+  stored, the order is not a fact);
+* who went first: the right holder (no waiver);
 * the game-1 die roll (and an agreed HKK game-3 re-roll): when the policy needs a roll that is
   not recorded, the entry must name its winner (``die_roll_winner``), else
   ``ValidationFailed("roll_not_recorded")``; a no-show records the present entry as the roll
@@ -225,11 +227,21 @@ def match_result_record(
     return match
 
 
+#: The ``Game`` fields a match-level result does not report (stored empty).
+UNREPORTED: dict[str, Any] = {
+    "right_holder_id": None,
+    "first_id": None,
+    "chosen_by_id": None,
+    "waived": False,
+}
+
+
 def _slip_games(
     match: Match, structure: MatchStructure, winners: list[int | None], recorded_by: Any
 ) -> list[Game]:
-    """The unsaved games of a slip: the winners with placeholder holders, marked as details not
-    reported (see the module docstring)."""
+    """The unsaved games of a slip: the winners only, marked as details not reported, with no
+    right holder, first player or chooser (see the module docstring); the order of the games
+    is checked in memory with assumed holders, which are not stored."""
     planned = _planned_games(
         selectors.match_state(match, []), structure, winners, _slip_roll_missing
     )
@@ -239,7 +251,7 @@ def _slip_games(
             number=rec.number,
             recorded_by=recorded_by,
             details_reported=False,
-            **game_fields(rec, decision),
+            **{**game_fields(rec, decision), **UNREPORTED},
         )
         for rec, decision in planned
     ]

@@ -15,10 +15,11 @@ own matches).
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -33,7 +34,7 @@ from hkk_tournament.errors import (
 )
 from hkk_tournament.mail import mail_delivers
 from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
-from tournaments.permissions import can_manage, require_manage
+from tournaments.permissions import can_manage, is_player_of_entry, require_manage
 from tournaments.services._common import lock_tournament
 
 #: Letters of a claim code: no 0/O, 1/I/L, so it can be read aloud and typed from paper.
@@ -60,22 +61,32 @@ def _code_valid(player: Player) -> bool:
     return bool(player.claim_code) and expires is not None and expires > timezone.now()
 
 
+def _require_entry_keeper(actor: Any, entry: Entry) -> None:
+    """The organisers of ``entry``'s event (or ``SYSTEM``), or a player of ``entry`` itself."""
+    if not is_player_of_entry(actor, entry):
+        require_manage(actor, entry.tournament)
+
+
 @transaction.atomic
 def player_claim_code(*, actor: Any, entry: Entry, player_id: int | None = None) -> Player:
     """Give the entry's player (seat A, or ``player_id``) a one-time claim code valid for
     ``settings.HKK_CLAIM_CODE_LIFETIME``, unless the player already has an account; an existing
     unexpired code is kept (it may be printed), an expired one is replaced.
 
-    Raises ``Conflict("player_has_account")``, ``NotFound("not_a_member")``.
+    ``actor``: an organiser of the event, or a player of ``entry`` (who registered a pair
+    partner by name and hands the partner the code).
+
+    Raises ``Conflict("player_has_account")``, ``NotFound("not_a_member")``,
+    ``PermissionDenied`` for anyone else.
     """
-    require_manage(actor, entry.tournament)
+    _require_entry_keeper(actor, entry)
     tournament = lock_tournament(entry.tournament_id)
     player = _member(tournament, entry, player_id)
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.user_id is not None:
         raise Conflict(
             "player_has_account",
-            _("%(name)s already has an account.") % {"name": player.display_name},
+            _("%(name)s already has an account.") % {"name": player.shown_name},
             {"player": player.pk},
         )
     if not _code_valid(player):
@@ -180,6 +191,30 @@ def player_claim(*, user: Any, code: str) -> Player:
     return player
 
 
+def _refuse_without_mail() -> None:
+    if not mail_delivers():
+        raise InvalidState(
+            "mail_unavailable",
+            _("This server sends no e-mail. Give the player the code from the printable list."),
+            {},
+        )
+
+
+def _invitation(tournament: Tournament, player: Player, claim_url: str) -> EmailMessage:
+    """The invitation mail of ``player`` (with an e-mail address and a code) in the active
+    language; ``claim_url`` is the absolute link with the code."""
+    return EmailMessage(
+        subject=gettext("Your entry in %(event)s") % {"event": tournament.name},
+        body=gettext(
+            "You are registered in %(event)s. Open this link, sign in or create an account, and "
+            "the entry is yours: you will see your table and can report your results.\n\n"
+            "%(url)s\n\nYour code: %(code)s"
+        )
+        % {"event": tournament.name, "url": claim_url, "code": player.claim_code},
+        to=[player.email],
+    )
+
+
 def player_invite(
     *, actor: Any, entry: Entry, claim_url: str, player_id: int | None = None
 ) -> Player:
@@ -189,32 +224,51 @@ def player_invite(
     Raises ``InvalidState("mail_unavailable")`` when this server delivers no mail
     (``hkk_tournament.mail.mail_delivers``: the code would only reach the log; the organiser
     hands it over from the printable list instead), ``ValidationFailed("email_missing")`` and
-    the errors of :func:`player_claim_code`.
+    the errors of :func:`player_claim_code` (who may: as there).
     """
-    require_manage(actor, entry.tournament)
-    if not mail_delivers():
-        raise InvalidState(
-            "mail_unavailable",
-            _("This server sends no e-mail. Give the player the code from the printable list."),
-            {},
-        )
+    _require_entry_keeper(actor, entry)
+    _refuse_without_mail()
     player = player_claim_code(actor=actor, entry=entry, player_id=player_id)
     if not player.email:
         raise ValidationFailed(
             "email_missing",
-            _("%(name)s has no e-mail address.") % {"name": player.display_name},
+            _("%(name)s has no e-mail address.") % {"name": player.shown_name},
             {"player": player.pk},
         )
-    tournament = entry.tournament
-    send_mail(
-        subject=gettext("Your entry in %(event)s") % {"event": tournament.name},
-        message=gettext(
-            "You are registered in %(event)s. Open this link, sign in or create an account, and "
-            "the entry is yours: you will see your table and can report your results.\n\n"
-            "%(url)s\n\nYour code: %(code)s"
-        )
-        % {"event": tournament.name, "url": claim_url, "code": player.claim_code},
-        from_email=None,
-        recipient_list=[player.email],
-    )
+    _invitation(entry.tournament, player, claim_url).send()
     return player
+
+
+@dataclass(frozen=True)
+class InvitationCount:
+    """What :func:`player_invite_all` did: ``sent`` invitations (one per player without an
+    account who has an e-mail address), ``skipped`` players without an account and without an
+    e-mail address (their codes are on the printable list)."""
+
+    sent: int
+    skipped: int
+
+
+def player_invite_all(
+    *, actor: Any, tournament: Tournament | int, claim_url: str
+) -> InvitationCount:
+    """Claim codes for every player of the event without an account
+    (:func:`player_claim_codes_all`, in its own transaction) and then one invitation e-mail to
+    each of them who has an address, all over one mail connection. ``claim_url`` is the
+    absolute address of the claim page; each mail links ``<claim_url>?code=<code>``.
+
+    Sending runs in the request: a venue's 64 players are 64 messages over one SMTP
+    connection, seconds at most (no background job needed). A mail server that refuses
+    midway leaves the codes made (the printable list shows them) and raises.
+
+    Raises ``InvalidState("mail_unavailable")`` (this server delivers no mail) and the errors
+    of :func:`player_claim_codes_all` (``PermissionDenied("not_organiser")``).
+    """
+    _refuse_without_mail()
+    players = player_claim_codes_all(actor=actor, tournament=tournament)
+    event = Tournament.objects.get(pk=tournament if isinstance(tournament, int) else tournament.pk)
+    mails = [_invitation(event, p, f"{claim_url}?code={p.claim_code}") for p in players if p.email]
+    if mails:
+        with get_connection() as connection:
+            connection.send_messages(mails)
+    return InvitationCount(sent=len(mails), skipped=len(players) - len(mails))

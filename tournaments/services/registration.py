@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
 from tournaments.models import Entry, EntryMember, Player, Tournament, TournamentAction
+from tournaments.models.entries import name_from_text
 from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import last_round, lock_tournament, require_status
 from tournaments.services.circuits import league_gate_check
@@ -36,13 +37,15 @@ def _player(value: Player | str | None, *, email: str = "") -> Player:
         raise ValidationFailed(
             "invalid_value", _("A player needs a name."), {"field": "player_name"}
         )
-    return Player.objects.create(display_name=str(value).strip(), email=email)
+    parts = name_from_text(str(value))  # typed in the page's language's order
+    return Player.objects.create(family_name=parts.family, given_name=parts.given, email=email)
 
 
 def add_entry(
     tournament: Tournament, name: str, players: Sequence[Player], registered_round: int
 ) -> Entry:
-    """Create the entry with ``players`` in seats A, B (in that order).
+    """Create the entry with ``players`` in seats A, B (in that order); an entry named after
+    its one player (``name`` is the player's ``display_name``) takes the player's name parts.
 
     Raises ``Conflict("player_already_registered")`` when a player is in another entry of the
     tournament already or is given twice (the caller's transaction is then rolled back), and
@@ -52,8 +55,13 @@ def add_entry(
     """
     require_room(tournament)
     league_gate_check(tournament=tournament, players=players)
+    named_after = players[0] if len(players) == 1 and name == players[0].display_name else None
     entry = Entry.objects.create(
-        tournament=tournament, name=name, registered_round=registered_round
+        tournament=tournament,
+        name=name,
+        family_name=named_after.family_name if named_after else "",
+        given_name=named_after.given_name if named_after else "",
+        registered_round=registered_round,
     )
     taken = set(
         EntryMember.objects.filter(tournament=tournament, player__in=players).values_list(
@@ -321,7 +329,7 @@ def entry_drop(*, entry: Entry, after_round: int | None = None) -> Entry:
     if entry.dropped_after_round is not None:
         raise InvalidState(
             "already_dropped",
-            _("%(name)s has already dropped.") % {"name": entry.name},
+            _("%(name)s has already dropped.") % {"name": entry.shown_name},
             {"entry": entry.pk, "after_round": entry.dropped_after_round},
         )
     last = last_round(tournament)

@@ -35,6 +35,13 @@ from tournaments.services.match_rules import inconsistent, locked_match, structu
 from tournaments.services.results import game_correct, game_record
 
 RS = ResultReport.Status
+#: The fields of a game a one-choice report does not report (stored empty).
+UNREPORTED_FIELDS: dict[str, Any] = {
+    "right_holder": None,
+    "first": None,
+    "chosen_by": None,
+    "waived": False,
+}
 OPEN = (RS.PENDING, RS.DISPUTED)
 
 
@@ -69,6 +76,8 @@ def _holder(match: Match, game: dict[str, Any]) -> int | None:
 
 
 def _same(recorded: Game, game: dict[str, Any], holder: int | None) -> bool:
+    if not recorded.details_reported and game.get("details_reported") is False:
+        return recorded.winner_id == game["winner"] and recorded.score == game.get("score")
     return (
         recorded.winner_id == game["winner"]
         and recorded.first_id == game["first"]
@@ -95,6 +104,7 @@ def _apply(
     differing one is corrected (``game_correct``, history kept with ``reason``) when
     ``correct``."""
     recorded = {g.number: g for g in Game.objects.filter(match=match)}
+    undetailed = []
     for g in games:
         holder = _holder(match, g)
         existing = recorded.get(g["number"])
@@ -121,7 +131,11 @@ def _apply(
                 actor=on_behalf_of(by),
             )
         if written and g.get("details_reported") is False:
-            Game.objects.filter(pk=existing.pk).update(details_reported=False)
+            undetailed.append(existing.pk)
+    # A one-choice report gave the winners only: the holders and first players the games were
+    # checked with are assumptions, stored empty (after every game is in, as each game's
+    # right is checked against the ones before it).
+    Game.objects.filter(pk__in=undetailed).update(details_reported=False, **UNREPORTED_FIELDS)
 
 
 def _check_rules(match: Match, games: list[dict[str, Any]]) -> None:

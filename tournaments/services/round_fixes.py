@@ -257,13 +257,13 @@ def _drop_paired(
         raise InvalidState(
             "not_paired",
             _("%(name)s is not paired in an unfinished round; drop them normally.")
-            % {"name": entry.name},
+            % {"name": entry.shown_name},
             {"entry": entry.pk},
         )
     if entry.dropped_after_round is not None and entry.dropped_after_round < rnd.number:
         raise InvalidState(
             "already_dropped",
-            _("%(name)s has already dropped.") % {"name": entry.name},
+            _("%(name)s has already dropped.") % {"name": entry.shown_name},
             {"entry": entry.pk},
         )
     entry.dropped_after_round = rnd.number - 1
@@ -391,7 +391,7 @@ def _pair_with_bye(rnd: Round, entry: Entry) -> Match:
         raise InvalidState(
             "no_bye_to_pair",
             _("Round %(round)s has no bye without results to pair %(name)s with.")
-            % {"round": rnd.number, "name": entry.name},
+            % {"round": rnd.number, "name": entry.shown_name},
             {"round": rnd.number},
         )
     require_pairable([entry])

@@ -10,16 +10,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments.models import Entry, EntryMember, Player, StaffRole, Tournament
+from tournaments.models.entries import name_from_text
 from tournaments.permissions import acting_user, require_owner
 from tournaments.services._common import lock_tournament
 from tournaments.services.registration import add_entry, late_entry_round, require_kind
 
 S = Tournament.Status
+
+
+def _require_email(email: str) -> None:
+    if email.strip():
+        try:
+            validate_email(email.strip())
+        except DjangoValidationError:
+            raise ValidationFailed(
+                "invalid_value",
+                _("This is not a valid e-mail address."),
+                {"field": "partner_email"},
+                fields={"partner_email": [_("This is not a valid e-mail address.")]},
+            ) from None
 
 
 def _require_user(user: Any, field: str) -> None:
@@ -87,9 +103,14 @@ def staff_remove(*, tournament: Tournament, user: Any, actor: Any) -> None:
         )
 
 
-def _display_name(user: Any) -> str:
-    full = (user.get_full_name() or "").strip() if hasattr(user, "get_full_name") else ""
-    return full or user.get_username()
+def _name_parts(user: Any) -> dict[str, str]:
+    """The player's name from the account: family name = ``last_name``, given name =
+    ``first_name`` (the sign-up asks both); the username when both are empty."""
+    family = (getattr(user, "last_name", "") or "").strip()
+    given = (getattr(user, "first_name", "") or "").strip()
+    if family or given:
+        return {"family_name": family, "given_name": given}
+    return {"display_name": user.get_username()}
 
 
 def player_for_user(user: Any) -> Player:
@@ -98,14 +119,20 @@ def player_for_user(user: Any) -> Player:
     player = Player.objects.filter(user=user).order_by("id").first()
     if player is None:
         player = Player.objects.create(
-            display_name=_display_name(user), user=user, email=getattr(user, "email", "") or ""
+            **_name_parts(user), user=user, email=getattr(user, "email", "") or ""
         )
     return player
 
 
 @transaction.atomic
 def entry_self_register(
-    *, tournament: Tournament, user: Any, partner: Any = None, name: str = ""
+    *,
+    tournament: Tournament,
+    user: Any,
+    partner: Any = None,
+    name: str = "",
+    partner_name: str = "",
+    partner_email: str = "",
 ) -> Entry:
     """A signed-in player registers themselves while registration is open (or, late, while the
     event runs).
@@ -114,12 +141,17 @@ def entry_self_register(
     ``running`` the late-entry rules apply (the next round must not be after
     ``late_entry_cutoff_round``, else ``late_entry_closed``). The user's :class:`Player` is
     linked (created when missing, named after the user's full name or username). A pair event
-    needs ``partner``, another ``User`` (seat B; the caller sits in seat A); ``name`` defaults
-    to the player's name, or "A & B" for a team.
+    needs ``partner``, another ``User`` (seat B; the caller sits in seat A), or, for a
+    partner without an account (or whose username the caller does not know), ``partner_name``
+    (split in the active language's order) and optionally ``partner_email``: seat B is then a
+    new player without an account with a one-time claim code (``people.player_claim_code``),
+    which the caller hands over or the page mails as an invitation. ``name`` defaults to the
+    player's name, or "A & B" for a team.
 
     Raises:
         InvalidState: ``registration_closed`` (draft or finished), ``late_entry_closed``.
-        ValidationFailed: ``user_required``, ``wrong_entry_kind`` (a partner in a single-player
+        ValidationFailed: ``invalid_value`` (``partner_email``), ``user_required``,
+            ``wrong_entry_kind`` (a partner in a single-player
             event), ``pair_needs_two_players`` (no partner, or the partner is the user).
         Conflict: ``already_registered`` (the user or the partner is in an entry already).
     """
@@ -135,7 +167,8 @@ def entry_self_register(
             _("Registration for this tournament is not open."),
             {"status": tournament.status},
         )
-    if tournament.is_pair:
+    guest = partner is None and bool(partner_name.strip())
+    if tournament.is_pair and not guest:
         if partner is None or getattr(partner, "pk", None) == user.pk:
             raise ValidationFailed(
                 "pair_needs_two_players",
@@ -143,11 +176,19 @@ def entry_self_register(
                 {"field": "partner"},
             )
         _require_user(partner, "partner")
-    elif partner is not None:
+    elif partner is not None or guest:
         require_kind(tournament, Tournament.Kind.PAIR)
     players = [player_for_user(user)]
     if partner is not None:
         players.append(player_for_user(partner))
+    elif guest:
+        _require_email(partner_email)
+        parts = name_from_text(partner_name)
+        players.append(
+            Player.objects.create(
+                family_name=parts.family, given_name=parts.given, email=partner_email.strip()
+            )
+        )
     taken = EntryMember.objects.filter(tournament=tournament, player__in=players)
     if taken.exists():
         mine = taken.filter(player=players[0]).exists()

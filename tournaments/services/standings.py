@@ -68,21 +68,36 @@ def standings_stored_rows(
 
 
 def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """JSON-ready standings: ``[{"rank", "entry", "name", "match_points", "game_points",
-    "matches_played", "dropped", "tiebreakers": {code: "exact value"}}]``."""
-    names = selectors.names_by_entry(tournament)
+    """JSON-ready standings: ``[{"rank", "entry", "name", "family", "given", "match_points",
+    "game_points", "matches_played", "dropped", "tiebreakers": {code: "exact value"}}]``;
+    ``name`` is the stored one (a player's family name first), ``family``/``given`` its parts
+    (empty for a team), shown in the reader's language (``selectors.stored_row_name``).
+    Entries that share a rank are listed by family name, then given name."""
+    names = {
+        pk: (name, family, given)
+        for pk, name, family, given in tournament.entries.values_list(
+            "id", "name", "family_name", "given_name"
+        )
+    }  # one query: the names and their sort keys
+    order = {pk: selectors.name_sort_key(*parts) for pk, parts in names.items()}
+    computed = sorted(
+        standings_compute(tournament=tournament),
+        key=lambda r: (r.rank, order.get(r.entry, ("", "")), r.entry),
+    )
     return [
         {
             "rank": r.rank,
             "entry": r.entry,
-            "name": names.get(r.entry, ""),
+            "name": names.get(r.entry, ("", "", ""))[0],
+            "family": names.get(r.entry, ("", "", ""))[1],
+            "given": names.get(r.entry, ("", "", ""))[2],
             "match_points": r.match_points,
             "game_points": r.game_points,
             "matches_played": r.matches_played,
             "dropped": bool(getattr(r, "dropped", False)),
             "tiebreakers": {code: selectors.fraction_str(v) for code, v in r.tiebreakers.items()},
         }
-        for r in standings_compute(tournament=tournament)
+        for r in computed
     ]
 
 
@@ -298,7 +313,7 @@ def standings_csv(tournament: Tournament) -> str:
     )
     for r in standings_rows(tournament=tournament):
         w.writerow(
-            [r["rank"], r["name"], r["match_points"], r["game_points"]]
+            [r["rank"], selectors.stored_row_name(r), r["match_points"], r["game_points"]]
             + [r["tiebreakers"].get(c, "") for c in codes]
             + [gettext("yes") if r["dropped"] else ""]
         )

@@ -87,6 +87,7 @@ ORGANISER_DAY_CASES = [
         body=lambda w: {},
     ),
     Case("tournaments-claim-codes", "post", REG, t_url("claim-codes/"), MANAGERS, 200),
+    Case("tournaments-invitations", "post", REG, t_url("invitations/"), MANAGERS, 200),
     Case("tournaments-drop-absent", "post", REG, t_url("check-in/drop-absent/"), MANAGERS, 200),
     Case(
         "tournaments-entries-import",

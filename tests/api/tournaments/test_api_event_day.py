@@ -26,7 +26,12 @@ def test_match_result_records_the_games(api, owner):
     assert r.status_code == 201, r.json()
     body = r.json()
     assert (body["a_wins"], body["b_wins"], body["complete"]) == (2, 1, True)
-    assert [g["right_holder"] for g in body["games"]] == [m.entry_a_id, m.entry_b_id, m.entry_a_id]
+    # match level: the winners count; holders, first players and choices were not reported
+    assert [g["winner"] is not None for g in body["games"]] == [True, True, True]
+    assert {(g["right_holder"], g["first"], g["choice"]) for g in body["games"]} == {
+        (None, None, None)
+    }
+    assert not any(g["details_reported"] for g in body["games"])
 
 
 def test_match_result_errors(api, owner, outsider):

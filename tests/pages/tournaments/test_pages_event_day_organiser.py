@@ -200,6 +200,7 @@ def test_a_late_entry_after_round_one_takes_a_loss_from_the_add_form(c, owner):
     detail = c.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert 'name="missed"' in detail
     add = reverse("tournaments:entry-add", args=[t.pk])
-    c.post(add, {"player_a": "Késő Kata", "missed": "loss", "reason": "came late"})
+    # typed in the English page's order (given name first), stored family name first
+    c.post(add, {"player_a": "Kata Késő", "missed": "loss", "reason": "came late"})
     late = Entry.objects.get(tournament=t, name="Késő Kata")
     assert late.registered_round == 2 and late.missed_rounds.get().outcome == "loss"

@@ -210,7 +210,8 @@ def live_event(monkeypatch):
     monkeypatch.setattr(public, "LIVE_STANDINGS_ROWS", 4)
     t, made = public_event(entries=12)
     for entry, name in zip(made, ["Kovács Péter", "Szabó Éva"], strict=False):
-        Entry.objects.filter(pk=entry.pk).update(name=name)
+        family, given = name.split()
+        Entry.objects.filter(pk=entry.pk).update(name=name, family_name=family, given_name=given)
     rnd = services.round_publish(
         actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
     )

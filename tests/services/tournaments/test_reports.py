@@ -315,5 +315,8 @@ def test_one_choice_reports_record_the_score_with_details_not_reported(setup):
     assert report.status == RS.ACCEPTED
     recorded = list(Game.objects.filter(match=m).order_by("number"))
     assert [g.details_reported for g in recorded] == [False, False, False]
+    assert {(g.right_holder_id, g.first_id, g.chosen_by_id) for g in recorded} == {
+        (None, None, None)
+    }
     score = selectors.match_score(m)
     assert (score.a_wins, score.b_wins, score.complete) == (2, 1, True)

@@ -74,7 +74,9 @@ def test_self_register_creates_a_linked_player(owner):
     entry = services.entry_self_register(tournament=t, user=user)
     member = EntryMember.objects.select_related("player").get(entry=entry)
     assert member.player.user == user
-    assert member.player.display_name == "Anna Kiss" == entry.name
+    # stored family name first (the account's last name), shown in the language's order
+    assert member.player.display_name == "Kiss Anna" == entry.name
+    assert (entry.family_name, entry.given_name) == ("Kiss", "Anna")
     assert member.seat == "A" and entry.registered_round == 1
     assert permissions.player_entry_ids(user, t) == {entry.pk}
 
