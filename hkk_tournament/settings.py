@@ -460,3 +460,10 @@ LOGGING = {
         "hkk_tournament.request": {"level": env_str("HKK_REQUEST_LOG_LEVEL", "INFO")},
     },
 }
+
+# Meta statistics (docs/rules.md §19 (Meta statistics)): a list is "top" when its entry's final
+# rank is within the best HKK_META_TOP_COUNT (0: no such cap) or HKK_META_TOP_PERCENT % of its
+# event's field, whichever is smaller; a win rate is shown from HKK_META_MIN_MATCHES matches on.
+HKK_META_TOP_COUNT = env_int("HKK_META_TOP_COUNT", 8)
+HKK_META_TOP_PERCENT = env_int("HKK_META_TOP_PERCENT", 25)
+HKK_META_MIN_MATCHES = env_int("HKK_META_MIN_MATCHES", 20)

@@ -18,7 +18,8 @@ from django.contrib.auth import get_user_model
 from hkk_tournament.errors import ApplicationError
 from tournaments.models import Tournament
 from tournaments.services import round_pair_next, standings_refresh
-from tournaments.services.jobs import ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
+from tournaments.services.jobs import META_RECOMPUTE, ROUND_PAIR_NEXT, STANDINGS_RECOMPUTE
+from tournaments.services.meta import meta_recompute
 
 
 @shared_task(bind=True, name=ROUND_PAIR_NEXT, acks_late=True)
@@ -55,3 +56,13 @@ def standings_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
     """
     snapshot = standings_refresh(tournament_id=tournament_id)
     return {"ok": True, "tournament": tournament_id, "rows": len(snapshot.rows)}
+
+
+@shared_task(bind=True, name=META_RECOMPUTE, acks_late=True)
+def meta_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
+    """Recompute the stored meta statistics of ``tournament_id`` and its format's month;
+    idempotent (``services.meta.meta_recompute``).
+
+    Returns ``{"ok": True, "tournament": id, "lists": lists counted}``."""
+    snapshot = meta_recompute(tournament_id=tournament_id)
+    return {"ok": True, "tournament": tournament_id, "lists": snapshot.lists if snapshot else 0}

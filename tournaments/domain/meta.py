@@ -10,7 +10,8 @@ What counts (docs/rules.md §19 (Meta statistics)):
 - A list counts once per card it names: in the main deck (``main`` and the single-card
   sections: rule card, follower, hero …) or the sideboard; copies are the line's count.
 - A list is *top* when its entry's final rank is within :func:`top_size` of its event's field
-  (``count`` best, or ``percent`` of the field rounded up, whichever is smaller).
+  (``count`` best, or ``percent`` of the field rounded up, whichever is smaller); entries
+  tied on the rank at the cut are all in it.
 - Deck features (``DIMENSIONS``): which rule card, follower, hero, class … a list plays, read
   from the card facts. A game's entry in ``tournaments.domain.games`` names its features, the
   card kinds of its "narancslap" table and the feature its match win rates are kept by.

@@ -12,7 +12,9 @@ rounds, matches, games and their history, one module per concern.
 - :mod:`~tournaments.models.penalties`: :class:`Penalty` (the penalty log);
 - :mod:`~tournaments.models.staff`: :class:`StaffRole`;
 - :mod:`~tournaments.models.standings`: :class:`StandingsSnapshot`;
-- :mod:`~tournaments.models.history`: :class:`TournamentAction` (the organiser's action log).
+- :mod:`~tournaments.models.history`: :class:`TournamentAction` (the organiser's action log);
+- :mod:`~tournaments.models.meta`: :class:`MetaSnapshot` (stored meta statistics),
+  :class:`ListConsent` (a player's consent to them).
 
 Writes go through ``tournaments.services`` only; reads through ``tournaments.selectors``.
 Sources: docs/rules.md §6 (HKK first-player rights: per-game ``right_holder``/``waived``/
@@ -29,6 +31,7 @@ from tournaments.models.deck_checks import DeckCheck
 from tournaments.models.decks import DeckSubmission
 from tournaments.models.entries import Entry, EntryMember, Player
 from tournaments.models.history import TournamentAction
+from tournaments.models.meta import ListConsent, MetaSnapshot
 from tournaments.models.penalties import Penalty
 from tournaments.models.reports import ResultReport
 from tournaments.models.rounds import (
@@ -52,7 +55,9 @@ __all__ = [
     "EntryMember",
     "Game",
     "GameCorrection",
+    "ListConsent",
     "Match",
+    "MetaSnapshot",
     "MissedRound",
     "PAIRING_ENGINE_VERSION",
     "PairingChange",

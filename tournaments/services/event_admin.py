@@ -17,6 +17,7 @@ from hkk_tournament.errors import ValidationFailed
 from tournaments.models import Tournament, TournamentAction
 from tournaments.services._common import lock_tournament, require_status
 from tournaments.services._details import apply_details
+from tournaments.services.jobs import enqueue_meta
 from tournaments.services.tournaments import SCORING_FIELDS
 
 S = Tournament.Status
@@ -51,6 +52,7 @@ TEMPLATE_FIELDS = (
     "late_entry_cutoff_round",
     "is_public",
     "decklists_published",
+    "decklists_published_at",
     "deck_check_percent",
     "venue",
     "description",
@@ -94,4 +96,5 @@ def tournament_reopen(*, tournament: Tournament, by: Any = None, reason: str = "
     tournament.status = S.RUNNING
     tournament.finished_at = None
     tournament.save(update_fields=["status", "finished_at"])
+    enqueue_meta(tournament.pk)  # a running event counts in no meta statistics
     return tournament

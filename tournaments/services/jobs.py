@@ -18,8 +18,10 @@ __all__ = [
     "ROUND_PAIR_NEXT",
     "STANDINGS_DEBOUNCE_SECONDS",
     "STANDINGS_RECOMPUTE",
+    "META_RECOMPUTE",
     "JobArg",
     "enqueue",
+    "enqueue_meta",
     "enqueue_round_pair_next",
     "enqueue_standings",
     "send",
@@ -28,6 +30,7 @@ __all__ = [
 #: Registered names of the tournament tasks (``tournaments.tasks`` uses the same constants).
 ROUND_PAIR_NEXT = "tournaments.round_pair_next"
 STANDINGS_RECOMPUTE = "tournaments.standings_recompute"
+META_RECOMPUTE = "tournaments.meta_recompute"
 
 
 #: Seconds a queued standings recompute waits (with a broker), so that the results of a burst
@@ -76,3 +79,12 @@ def enqueue_round_pair_next(
     enqueue(
         ROUND_PAIR_NEXT, tournament_id=tournament_id, requested_by_id=requested_by_id, number=number
     )
+
+
+def enqueue_meta(tournament_id: int) -> None:
+    """Recompute the meta statistics of ``tournament_id`` and of its format's month
+    (``services.meta.meta_recompute``) after the current transaction commits: when the event
+    finishes, its lists' publication changes, or a player's consent changes. Idempotent (the
+    job reads the committed state under the event's lock); in-process when no broker is
+    configured or reachable (:mod:`hkk_tournament.jobs`)."""
+    enqueue(META_RECOMPUTE, tournament_id=tournament_id)

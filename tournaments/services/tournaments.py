@@ -32,6 +32,7 @@ from tournaments.services._common import (
 )
 from tournaments.services._details import apply_details, kind_for_format
 from tournaments.services.deck_lists import lock_lists, require_pairable
+from tournaments.services.jobs import enqueue_meta
 
 S = Tournament.Status
 
@@ -413,4 +414,5 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
     tournament.status = S.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
+    enqueue_meta(tournament.pk)  # its published lists now count (docs/rules.md §19)
     return tournament

@@ -1,0 +1,193 @@
+"""Meta statistics: recompute the stored statistics of an event and its format's month, and a
+player's consent to count in them (docs/rules.md §19 (Meta statistics)).
+
+``meta_recompute`` runs as the Celery job ``tournaments.meta_recompute`` (``jobs.enqueue_meta``)
+when an event finishes or is reopened, when its lists' publication changes, and when a player
+changes their consent. It is idempotent: it reads the committed state under the event's lock
+and replaces what was stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from decks.selectors.cards import get_card_index
+from tournaments import selectors
+from tournaments.domain import standings as standings_domain
+from tournaments.domain.games import get_game
+from tournaments.domain.meta import CardFacts, ListLine, MetaList, Tally, tally_event, top_size
+from tournaments.models import DeckSubmission, ListConsent, MetaSnapshot, Player, Tournament
+from tournaments.selectors.meta import published_submissions
+from tournaments.services._common import lock_tournament, scoring_for
+from tournaments.services.jobs import enqueue_meta
+from tournaments.services.standings import standings_rows
+
+__all__ = ["consent_set", "meta_recompute", "meta_lists"]
+
+
+def _facts(game: str, line: Mapping[str, Any], cache: dict[str, CardFacts]) -> CardFacts:
+    card_id, name = str(line.get("id") or ""), str(line.get("name") or "")
+    key = card_id or name
+    facts = cache.get(key)
+    if facts is None:
+        card = get_card_index().by_id(game, card_id) if card_id else None
+        if card is None:
+            facts = CardFacts(name)
+        else:
+            facts = CardFacts(
+                card.name,
+                kind=str(card.kind),
+                colours=tuple(card.colours or ()),
+                traits={k: tuple(sorted(v)) for k, v in card.hero_traits.items()},
+                people=str((card.attributes or {}).get("people") or ""),
+            )
+        cache[key] = facts
+    return facts
+
+
+def _lines(game: str, data: Any, cache: dict[str, CardFacts]) -> tuple[ListLine, ...]:
+    if not isinstance(data, Mapping):
+        return ()
+    return tuple(
+        ListLine(str(section), _facts(game, line, cache), int(line.get("count") or 1))
+        for section, lines in data.items()
+        if isinstance(lines, list)
+        for line in lines
+        if isinstance(line, Mapping)
+    )
+
+
+def meta_lists(
+    *, tournament: Tournament, submissions: Sequence[DeckSubmission], ranks: Mapping[int, int]
+) -> list[MetaList]:
+    """The domain lists of ``submissions`` (of ``tournament``), each marked top when its
+    entry's rank in ``ranks`` (entry id → final rank) is within ``domain.meta.top_size`` of the
+    ranked field (``HKK_META_TOP_COUNT``, ``HKK_META_TOP_PERCENT``). Card facts come from the
+    catalogue by the list's card ids; a card it lacks counts by name only."""
+    game = tournament.format.game.slug
+    top = top_size(
+        len(ranks), count=settings.HKK_META_TOP_COUNT, percent=settings.HKK_META_TOP_PERCENT
+    )
+    cache: dict[str, CardFacts] = {}
+    return [
+        MetaList(
+            sub.member.entry_id,
+            ranks.get(sub.member.entry_id, top + 1) <= top,
+            _lines(game, sub.data, cache),
+        )
+        for sub in submissions
+    ]
+
+
+def _results(tournament: Tournament) -> dict[int, list[tuple[int, int]]]:
+    scoring = scoring_for(tournament)
+    stats = standings_domain.collect_stats(
+        selectors.match_records(tournament),
+        scoring=scoring,
+        games_per_match=tournament.games_per_match,
+    )
+    outcome = {scoring.match_win: 1, scoring.match_loss: -1}
+    return {
+        entry: [(opp, outcome.get(points, 0)) for opp, points in s.results]
+        for entry, s in stats.items()
+    }
+
+
+def _event_tally(tournament: Tournament) -> Tally | None:
+    submissions = list(published_submissions(tournament=tournament, counted_only=True))
+    if not submissions:
+        return None
+    ranks = {int(r["entry"]): int(r["rank"]) for r in standings_rows(tournament=tournament)}
+    rules = get_game(tournament.format.game.slug)
+    return tally_event(
+        meta_lists(tournament=tournament, submissions=submissions, ranks=ranks),
+        dimensions=rules.meta_features,
+        win_dimension=rules.meta_win_feature,
+        results=_results(tournament),
+    )
+
+
+def _event_date(tournament: Tournament) -> Any:
+    moment = tournament.starts_at or tournament.finished_at or tournament.created_at
+    return timezone.localdate(moment)
+
+
+def _month_recompute(format_id: int, month: Any) -> None:
+    period = f"{month.year:04d}-{month.month:02d}"
+    first = month.replace(day=1)
+    tally = Tally()
+    events = MetaSnapshot.objects.filter(
+        format_id=format_id,
+        tournament__isnull=False,
+        event_date__year=month.year,
+        event_date__month=month.month,
+    )
+    for data in events.values_list("tally", flat=True):
+        tally.merge(Tally.from_json(data))
+    MetaSnapshot.objects.select_for_update().filter(
+        format_id=format_id, tournament__isnull=True, period=period
+    ).delete()
+    if tally.lists:
+        MetaSnapshot.objects.create(
+            format_id=format_id,
+            period=period,
+            event_date=first,
+            lists=tally.lists,
+            tally=tally.to_json(),
+        )
+
+
+@transaction.atomic
+def meta_recompute(*, tournament_id: int) -> MetaSnapshot | None:
+    """Recompute the stored meta statistics of event ``tournament_id`` and of its format's
+    month (the sum of the month's events), under the event's lock (its status and publication
+    live on its row). An event that is not finished, public and publishing its lists, or has
+    no list that counts, keeps no statistics (its stored row is deleted). Returns the event's
+    row or ``None``. Raises ``Tournament.DoesNotExist`` for an unknown id."""
+    tournament = lock_tournament(tournament_id)
+    old = MetaSnapshot.objects.filter(tournament=tournament).first()
+    months = {(old.format_id, old.event_date)} if old else set()
+    MetaSnapshot.objects.filter(tournament=tournament).delete()
+    tally = _event_tally(tournament)
+    snapshot = None
+    if tally is not None:
+        snapshot = MetaSnapshot.objects.create(
+            format=tournament.format,
+            tournament=tournament,
+            event_date=_event_date(tournament),
+            lists=tally.lists,
+            tally=tally.to_json(),
+        )
+        months.add((snapshot.format_id, snapshot.event_date))
+    for format_id, day in sorted(months):
+        _month_recompute(format_id, day)
+    return snapshot
+
+
+@transaction.atomic
+def consent_set(*, user: Any, share_lists: bool) -> int:
+    """Set whether ``user``'s published lists count in the meta statistics (and show as public
+    lists), for every player linked to the account; recomputes the statistics of their
+    finished events after the commit. Returns the number of players changed."""
+    players = list(Player.objects.filter(user=user).select_for_update())
+    changed = 0
+    for player in players:
+        consent, created = ListConsent.objects.get_or_create(
+            player=player, defaults={"share_lists": share_lists}
+        )
+        if created or consent.share_lists != share_lists:
+            consent.share_lists = share_lists
+            consent.save(update_fields=["share_lists", "changed_at"])
+            changed += 1
+    events = Tournament.objects.filter(
+        entries__members__player__in=players, status=Tournament.Status.FINISHED
+    ).distinct()
+    if changed:
+        for pk in events.values_list("pk", flat=True):
+            enqueue_meta(pk)
+    return changed
