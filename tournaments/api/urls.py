@@ -11,6 +11,7 @@ from tournaments.api import (
     exports,
     match_results,
     matches,
+    meta,
     penalties,
     reports,
     rounds,
@@ -25,6 +26,8 @@ E = T + "entries/<id:entry_id>/"
 RN = T + "rounds/<small:number>/"
 
 urlpatterns = [
+    path("meta/", meta.MetaApi.as_view(), name="meta"),
+    path("me/list-consent/", meta.ListConsentApi.as_view(), name="list-consent"),
     path("claim/", event_day.ClaimApi.as_view(), name="claim"),
     path(T + "reopen/", event_day.TournamentReopenApi.as_view(), name="tournaments-reopen"),
     path(T + "details/", event_day.TournamentDetailsApi.as_view(), name="tournaments-details"),

@@ -24,6 +24,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from decks.models import Format
+from hkk_tournament.errors import ValidationFailed
 from tournaments.domain.games import GAMES, GameRules
 from tournaments.domain.meta import DIMENSIONS, CardRow, GroupRow, MetaReport, Tally, report
 from tournaments.models import DeckSubmission, ListConsent, MetaSnapshot, Player, Round, Tournament
@@ -34,6 +35,7 @@ __all__ = [
     "consent_of",
     "meta_formats",
     "meta_games",
+    "meta_query_check",
     "meta_view",
     "percent_text",
     "public_events",
@@ -107,6 +109,27 @@ class MetaQuery:
     date_from: date | None = None
     date_to: date | None = None
     tournament_id: int | None = None
+
+
+def meta_query_check(query: MetaQuery) -> MetaQuery:
+    """``query`` when it names a game with statistics and, if any, a format of that game, and
+    its date range does not end before it starts.
+
+    Raises:
+        ValidationFailed: ``invalid_filter`` with the field at fault in ``fields``.
+    """
+    fields: dict[str, list[str]] = {}
+    if query.game not in {g.code for g in meta_games()}:
+        fields["game"] = [gettext("There are no statistics of this game.")]
+    elif query.format and not meta_formats(query.game).filter(slug=query.format).exists():
+        fields["format"] = [gettext("This game has no such format.")]
+    if query.date_from and query.date_to and query.date_from > query.date_to:
+        fields["date_to"] = [gettext("The end of the date range is before its start.")]
+    if fields:
+        raise ValidationFailed(
+            "invalid_filter", gettext("Check the filter of the statistics."), {}, fields=fields
+        )
+    return query
 
 
 def _snapshots(query: MetaQuery) -> QuerySet[MetaSnapshot]:

@@ -20,14 +20,23 @@ from decks.selectors.cards import get_card_index
 from tournaments import selectors
 from tournaments.domain import standings as standings_domain
 from tournaments.domain.games import get_game
-from tournaments.domain.meta import CardFacts, ListLine, MetaList, Tally, tally_event, top_size
+from tournaments.domain.meta import (
+    CardFacts,
+    ListLine,
+    MetaList,
+    Tally,
+    hkkmeta_rows,
+    tally_event,
+    top_size,
+)
 from tournaments.models import DeckSubmission, ListConsent, MetaSnapshot, Player, Tournament
-from tournaments.selectors.meta import published_submissions
+from tournaments.selectors.meta import MetaView, card_dict, published_submissions
 from tournaments.services._common import lock_tournament, scoring_for
+from tournaments.services.csv_files import csv_text
 from tournaments.services.jobs import enqueue_meta
 from tournaments.services.standings import standings_rows
 
-__all__ = ["consent_set", "meta_recompute", "meta_lists"]
+__all__ = ["consent_set", "meta_cards_csv", "meta_hkkmeta_csv", "meta_lists", "meta_recompute"]
 
 
 def _facts(game: str, line: Mapping[str, Any], cache: dict[str, CardFacts]) -> CardFacts:
@@ -191,3 +200,18 @@ def consent_set(*, user: Any, share_lists: bool) -> int:
         for pk in events.values_list("pk", flat=True):
             enqueue_meta(pk)
     return changed
+
+
+def meta_cards_csv(*, view: MetaView) -> str:
+    """Every card row of ``view`` as CSV (``SafeCsvWriter``): the columns of
+    ``selectors.meta.card_dict``, shares as exact fractions."""
+    rows = [card_dict(r) for r in view.report.cards]
+    header = list(card_dict(view.report.cards[0])) if rows else ["name"]
+    return csv_text([header, *([row[k] for k in header] for row in rows)])
+
+
+def meta_hkkmeta_csv(*, view: MetaView, signature: bool) -> str:
+    """HKKmeta's CSV of ``view`` (``domain.meta.hkkmeta_rows``): its "narancslapok" table
+    (``signature``: the game's signature card kinds) or its top cards (every other card)."""
+    rows = view.signature_cards if signature else view.other_cards
+    return csv_text(hkkmeta_rows(rows))

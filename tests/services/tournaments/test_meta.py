@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from tests.factories import make_tournament
-from tests.services.tournaments.helpers import finish_round, start_and_pair
+from tests.services.tournaments.helpers import start_and_pair
+from tests.services.tournaments.meta_helpers import RULE_CARDS, play_event
 from tournaments import services
 from tournaments.domain.meta import top_size
 from tournaments.models import DeckSubmission, MetaSnapshot, Tournament
@@ -17,33 +18,6 @@ from tournaments.services.meta import consent_set, meta_recompute
 from tournaments.services.standings import standings_rows
 
 pytestmark = pytest.mark.django_db
-
-RULE_CARDS = ["Ősi rúna", "Zarknod börtönében", "Ősi bölcsesség", None]
-
-
-def play_event(entries: int, *, publish: bool = True, seed: int = 0) -> Tournament:
-    """A finished HKK event of two Swiss rounds with a legal list per entry (rule cards vary)."""
-    t, made = make_tournament(entries=0)
-    for i in range(entries):
-        e = services.entry_register_player(tournament=t, player_name=f"S{seed}P{i}")
-        services.deck_submit(
-            tournament=t,
-            entry=e,
-            player=e.members.get().player,
-            text=_deck(RULE_CARDS[(i + seed) % len(RULE_CARDS)], seed * 100 + i),
-        )
-    t, rnd = start_and_pair(t)
-    finish_round(rnd)
-    rnd = services.round_publish(round=services.round_pair_next(tournament=t))
-    finish_round(rnd, pattern=("b", "b", "a"))
-    services.tournament_set_options(tournament=t, decklists_published=publish)
-    return services.tournament_finish(tournament=t)
-
-
-def _deck(rule_card: str | None, seed: int) -> str:
-    from tests.factories import hkk_deck
-
-    return hkk_deck(rule_card=rule_card, seed=seed)
 
 
 def independent_count(events: list[Tournament]) -> dict[str, tuple[int, int, int, int, int]]:
