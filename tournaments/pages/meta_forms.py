@@ -24,7 +24,9 @@ class MetaFilterForm(forms.Form):
     date_to = forms.DateField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    tournament = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    tournament = forms.IntegerField(
+        label=_("Event"), required=False, min_value=1, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
