@@ -34,7 +34,7 @@ from tournaments.selectors.meta import MetaView, card_dict, published_submission
 from tournaments.services._common import lock_tournament, scoring_for
 from tournaments.services.csv_files import csv_text
 from tournaments.services.jobs import enqueue_meta
-from tournaments.services.standings import standings_rows
+from tournaments.services.standings import standings_stored_rows
 
 __all__ = ["consent_set", "meta_cards_csv", "meta_hkkmeta_csv", "meta_lists", "meta_recompute"]
 
@@ -111,7 +111,11 @@ def _event_tally(tournament: Tournament) -> Tally | None:
     submissions = list(published_submissions(tournament=tournament, counted_only=True))
     if not submissions:
         return None
-    ranks = {int(r["entry"]): int(r["rank"]) for r in standings_rows(tournament=tournament)}
+    snapshot = selectors.standings_snapshot(tournament)
+    if snapshot is not None and snapshot.recompute_requested_at is not None:
+        snapshot = None  # a recompute is pending: the stored rows may be behind
+    rows = standings_stored_rows(tournament=tournament, snapshot=snapshot)
+    ranks = {int(r["entry"]): int(r["rank"]) for r in rows}
     rules = get_game(tournament.format.game.slug)
     return tally_event(
         meta_lists(tournament=tournament, submissions=submissions, ranks=ranks),
