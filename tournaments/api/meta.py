@@ -83,7 +83,9 @@ class MetaFilterSerializer(serializers.Serializer):
     format = serializers.CharField(required=False, allow_blank=True)
     date_from = serializers.DateField(required=False, allow_null=True)
     date_to = serializers.DateField(required=False, allow_null=True)
-    tournament = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    tournament = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**31 - 1
+    )
 
 
 class MetaApi(APIView):

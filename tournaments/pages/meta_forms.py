@@ -25,7 +25,7 @@ class MetaFilterForm(forms.Form):
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     tournament = forms.IntegerField(
-        label=_("Event"), required=False, min_value=1, widget=forms.HiddenInput
+        label=_("Event"), required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
