@@ -28,8 +28,8 @@ import argparse
 import random
 import sys
 import time
-from datetime import timedelta
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
