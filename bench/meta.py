@@ -149,6 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--db-name", default=None)
+    parser.add_argument(
+        "--reuse", action="store_true", help="time the events an earlier run left (no build)"
+    )
     args = parser.parse_args(argv)
     label = _choose_database(args.db_name)
     _setup_django()
@@ -161,7 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tournaments.selectors.meta import MetaQuery, meta_view
     from tournaments.services.meta import meta_lists, meta_recompute
 
-    ids = build(args.lists, args.events, args.seed)
+    if args.reuse:
+        ids = list(
+            Tournament.objects.filter(name__startswith="Meta bench").values_list("pk", flat=True)
+        )
+    else:
+        ids = build(args.lists, args.events, args.seed)
     results: list[tuple[str, float, float]] = []
     game = GAMES["hkk"]
     in_memory = []
@@ -190,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings.ALLOWED_HOSTS = ["testserver"]  # the test client's host (DEBUG is off)
     client = Client()
     client.cookies["django_language"] = "hu"
-    client.get("/meta/?game=hkk")  # warm: templates, catalogue index
+    client.get("/meta/?game=hkk", secure=True)  # warm: templates, catalogue index
     page = _timed(
         "c. read: GET /meta/?game=hkk (warm)", lambda: client.get("/meta/?game=hkk"), results
     )

@@ -209,6 +209,26 @@ class Tally:
                 _add(mine.setdefault(key, [0] * 5), counts)
         return self
 
+    def merge_json(self, data: Mapping[str, Any]) -> Tally:
+        """Add the counts of a tally's JSON (:meth:`to_json`) to this tally (in place), without
+        building the other tally first; return it. Raises ``KeyError``/``TypeError`` on other
+        data."""
+        self.lists += int(data["lists"])
+        self.top_lists += int(data["top_lists"])
+        self.events += int(data["events"])
+        cards = self.cards
+        for name, value in data["cards"].items():
+            mine = cards.get(name)
+            if mine is None:
+                cards[name] = (str(value["kind"]), [int(x) for x in value["n"]])
+            else:
+                _add(mine[1], value["n"])
+        for code, values in data["groups"].items():
+            groups = self.groups.setdefault(code, {})
+            for key, counts in values.items():
+                _add(groups.setdefault(key, [0] * 5), counts)
+        return self
+
     def to_json(self) -> dict[str, Any]:
         """The tally as JSON-ready data (see the class docstring)."""
         return {

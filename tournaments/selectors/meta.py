@@ -198,7 +198,7 @@ def meta_view(query: MetaQuery) -> MetaView:
     game = GAMES[query.game]
     tally = Tally()
     for data in _snapshots(query).values_list("tally", flat=True).iterator(chunk_size=200):
-        tally.merge(Tally.from_json(data))
+        tally.merge_json(data)
     min_matches = settings.HKK_META_MIN_MATCHES
     rep = report(tally, min_matches=min_matches)
     features = [

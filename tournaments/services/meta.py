@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from decks.domain.index import CardIndex
 from decks.selectors.cards import get_card_index
 from tournaments import selectors
 from tournaments.domain import standings as standings_domain
@@ -39,12 +40,14 @@ from tournaments.services.standings import standings_stored_rows
 __all__ = ["consent_set", "meta_cards_csv", "meta_hkkmeta_csv", "meta_lists", "meta_recompute"]
 
 
-def _facts(game: str, line: Mapping[str, Any], cache: dict[str, CardFacts]) -> CardFacts:
+def _facts(
+    game: str, line: Mapping[str, Any], cache: dict[str, CardFacts], index: CardIndex
+) -> CardFacts:
     card_id, name = str(line.get("id") or ""), str(line.get("name") or "")
     key = card_id or name
     facts = cache.get(key)
     if facts is None:
-        card = get_card_index().by_id(game, card_id) if card_id else None
+        card = index.by_id(game, card_id) if card_id else None
         if card is None:
             facts = CardFacts(name)
         else:
@@ -59,11 +62,13 @@ def _facts(game: str, line: Mapping[str, Any], cache: dict[str, CardFacts]) -> C
     return facts
 
 
-def _lines(game: str, data: Any, cache: dict[str, CardFacts]) -> tuple[ListLine, ...]:
+def _lines(
+    game: str, data: Any, cache: dict[str, CardFacts], index: CardIndex
+) -> tuple[ListLine, ...]:
     if not isinstance(data, Mapping):
         return ()
     return tuple(
-        ListLine(str(section), _facts(game, line, cache), int(line.get("count") or 1))
+        ListLine(str(section), _facts(game, line, cache, index), int(line.get("count") or 1))
         for section, lines in data.items()
         if isinstance(lines, list)
         for line in lines
@@ -83,11 +88,12 @@ def meta_lists(
         len(ranks), count=settings.HKK_META_TOP_COUNT, percent=settings.HKK_META_TOP_PERCENT
     )
     cache: dict[str, CardFacts] = {}
+    index = get_card_index()  # once: each call checks the catalogue's version
     return [
         MetaList(
             sub.member.entry_id,
             ranks.get(sub.member.entry_id, top + 1) <= top,
-            _lines(game, sub.data, cache),
+            _lines(game, sub.data, cache, index),
         )
         for sub in submissions
     ]
@@ -141,7 +147,7 @@ def _month_recompute(format_id: int, month: Any) -> None:
         event_date__month=month.month,
     )
     for data in events.values_list("tally", flat=True):
-        tally.merge(Tally.from_json(data))
+        tally.merge_json(data)
     MetaSnapshot.objects.select_for_update().filter(
         format_id=format_id, tournament__isnull=True, period=period
     ).delete()

@@ -110,6 +110,13 @@ def test_tallies_add_up_to_the_tally_of_all_lists() -> None:
     assert parts.cards == whole.cards and parts.groups == whole.groups
     assert (parts.lists, parts.top_lists, parts.events) == (5, 2, 2)
     assert Tally.from_json(parts.to_json()) == parts
+    from_json = Tally().merge_json(whole.to_json()).merge_json(whole.to_json())
+    doubled = Tally().merge(whole).merge(whole)
+    assert (from_json.cards, from_json.groups, from_json.lists) == (
+        doubled.cards,
+        doubled.groups,
+        doubled.lists,
+    )
 
 
 def test_hkk_features_and_win_rates_without_mirrors() -> None:
