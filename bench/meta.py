@@ -196,6 +196,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["testserver"]  # the test client's host (DEBUG is off)
+    # No collectstatic manifest needed: static URLs unhashed (the page's own work is the same).
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
     client = Client()
     client.cookies["django_language"] = "hu"
     client.get("/meta/?game=hkk", secure=True)  # warm: templates, catalogue index

@@ -209,24 +209,27 @@ class Tally:
                 _add(mine.setdefault(key, [0] * 5), counts)
         return self
 
-    def merge_json(self, data: Mapping[str, Any]) -> Tally:
-        """Add the counts of a tally's JSON (:meth:`to_json`) to this tally (in place), without
-        building the other tally first; return it. Raises ``KeyError``/``TypeError`` on other
-        data."""
-        self.lists += int(data["lists"])
-        self.top_lists += int(data["top_lists"])
-        self.events += int(data["events"])
+    def merge_json(self, data: Mapping[str, Any], *, sign: int = 1) -> Tally:
+        """Add (``sign=1``) or take away (``sign=-1``: a tally this one contains) the counts of
+        a tally's JSON (:meth:`to_json`), in place, without building the other tally first;
+        rows left all zero are dropped. Returns this tally. Raises ``KeyError``/``TypeError``
+        on other data."""
+        self.lists += sign * int(data["lists"])
+        self.top_lists += sign * int(data["top_lists"])
+        self.events += sign * int(data["events"])
         cards = self.cards
         for name, value in data["cards"].items():
-            mine = cards.get(name)
-            if mine is None:
-                cards[name] = (str(value["kind"]), [int(x) for x in value["n"]])
-            else:
-                _add(mine[1], value["n"])
+            mine = cards.setdefault(name, (str(value["kind"]), [0] * 8))[1]
+            _add(mine, value["n"], sign)
+            if sign < 0 and not any(mine):
+                del cards[name]
         for code, values in data["groups"].items():
             groups = self.groups.setdefault(code, {})
             for key, counts in values.items():
-                _add(groups.setdefault(key, [0] * 5), counts)
+                row = groups.setdefault(key, [0] * 5)
+                _add(row, counts, sign)
+                if sign < 0 and not any(row):
+                    del groups[key]
         return self
 
     def to_json(self) -> dict[str, Any]:
@@ -254,9 +257,9 @@ class Tally:
         )
 
 
-def _add(into: list[int], counts: Sequence[int]) -> None:
+def _add(into: list[int], counts: Sequence[int], sign: int = 1) -> None:
     for i, value in enumerate(counts):
-        into[i] += value
+        into[i] += sign * int(value)
 
 
 def _tally_cards(cards: dict[str, tuple[str, list[int]]], deck: MetaList) -> None:

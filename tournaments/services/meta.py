@@ -136,55 +136,56 @@ def _event_date(tournament: Tournament) -> Any:
     return timezone.localdate(moment)
 
 
-def _month_recompute(format_id: int, month: Any) -> None:
-    period = f"{month.year:04d}-{month.month:02d}"
-    first = month.replace(day=1)
-    tally = Tally()
-    events = MetaSnapshot.objects.filter(
-        format_id=format_id,
-        tournament__isnull=False,
-        event_date__year=month.year,
-        event_date__month=month.month,
+def _month_update(
+    format_id: int, day: Any, *, remove: Mapping[str, Any] | None, add: Mapping[str, Any] | None
+) -> None:
+    """Take one event's old tally out of its format's month and put its new one in (the
+    month's row locked); a month left without lists is deleted."""
+    period = f"{day.year:04d}-{day.month:02d}"
+    row = (
+        MetaSnapshot.objects.select_for_update()
+        .filter(format_id=format_id, tournament__isnull=True, period=period)
+        .first()
     )
-    for data in events.values_list("tally", flat=True):
-        tally.merge_json(data)
-    MetaSnapshot.objects.select_for_update().filter(
-        format_id=format_id, tournament__isnull=True, period=period
-    ).delete()
-    if tally.lists:
-        MetaSnapshot.objects.create(
-            format_id=format_id,
-            period=period,
-            event_date=first,
-            lists=tally.lists,
-            tally=tally.to_json(),
-        )
+    tally = Tally.from_json(row.tally) if row is not None else Tally()
+    if remove is not None and row is not None:
+        tally.merge_json(remove, sign=-1)
+    if add is not None:
+        tally.merge_json(add)
+    if tally.lists <= 0:
+        if row is not None:
+            row.delete()
+        return
+    if row is None:
+        row = MetaSnapshot(format_id=format_id, period=period, event_date=day.replace(day=1))
+    row.lists, row.tally = tally.lists, tally.to_json()
+    row.save()
 
 
 @transaction.atomic
 def meta_recompute(*, tournament_id: int) -> MetaSnapshot | None:
-    """Recompute the stored meta statistics of event ``tournament_id`` and of its format's
-    month (the sum of the month's events), under the event's lock (its status and publication
+    """Recompute the stored meta statistics of event ``tournament_id`` and update its format's
+    month (the sum of the month's events: the event's old counts out, its new ones in), under
+    the event's lock (its status and publication
     live on its row). An event that is not finished, public and publishing its lists, or has
     no list that counts, keeps no statistics (its stored row is deleted). Returns the event's
     row or ``None``. Raises ``Tournament.DoesNotExist`` for an unknown id."""
     tournament = lock_tournament(tournament_id)
     old = MetaSnapshot.objects.filter(tournament=tournament).first()
-    months = {(old.format_id, old.event_date)} if old else set()
-    MetaSnapshot.objects.filter(tournament=tournament).delete()
+    if old is not None:
+        old.delete()
+        _month_update(old.format_id, old.event_date, remove=old.tally, add=None)
     tally = _event_tally(tournament)
-    snapshot = None
-    if tally is not None:
-        snapshot = MetaSnapshot.objects.create(
-            format=tournament.format,
-            tournament=tournament,
-            event_date=_event_date(tournament),
-            lists=tally.lists,
-            tally=tally.to_json(),
-        )
-        months.add((snapshot.format_id, snapshot.event_date))
-    for format_id, day in sorted(months):
-        _month_recompute(format_id, day)
+    if tally is None:
+        return None
+    snapshot = MetaSnapshot.objects.create(
+        format=tournament.format,
+        tournament=tournament,
+        event_date=_event_date(tournament),
+        lists=tally.lists,
+        tally=tally.to_json(),
+    )
+    _month_update(snapshot.format_id, snapshot.event_date, remove=None, add=snapshot.tally)
     return snapshot
 
 

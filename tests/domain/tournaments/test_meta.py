@@ -112,6 +112,8 @@ def test_tallies_add_up_to_the_tally_of_all_lists() -> None:
     assert Tally.from_json(parts.to_json()) == parts
     from_json = Tally().merge_json(whole.to_json()).merge_json(whole.to_json())
     doubled = Tally().merge(whole).merge(whole)
+    back = Tally().merge_json(whole.to_json()).merge_json(parts.to_json(), sign=-1)
+    assert (back.cards, back.lists) == ({}, 0)
     assert (from_json.cards, from_json.groups, from_json.lists) == (
         doubled.cards,
         doubled.groups,
