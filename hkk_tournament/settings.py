@@ -495,3 +495,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 #: Seconds between keep-alive comments on an open event stream (proxies close idle ones).
 HKK_PUSH_KEEPALIVE_SECONDS = env_int("HKK_PUSH_KEEPALIVE_SECONDS", 15)
+
+# Meta statistics (docs/rules.md §20 (Meta statistics)): a list is "top" when its entry's final
+# rank is within the best HKK_META_TOP_COUNT (0: no such cap) or HKK_META_TOP_PERCENT % of its
+# event's field, whichever is smaller; a win rate is shown from HKK_META_MIN_MATCHES matches on.
+HKK_META_TOP_COUNT = env_int("HKK_META_TOP_COUNT", 8)
+HKK_META_TOP_PERCENT = env_int("HKK_META_TOP_PERCENT", 25)
+HKK_META_MIN_MATCHES = env_int("HKK_META_MIN_MATCHES", 20)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ from django.urls import get_resolver, reverse
 from tests.api.tournaments.helpers import play_round, published_round
 from tests.factories import UserFactory
 from tournaments import services
-from tournaments.models import Penalty, StaffRole
+from tournaments.domain.meta import Tally
+from tournaments.models import MetaSnapshot, Penalty, StaffRole, Tournament
 from tournaments.services.csv_files import FORMULA_STARTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +39,7 @@ DOWNLOADS = {
     "tournaments/api/penalties.py": 1,  # penalties.csv
     "tournaments/pages/penalties.py": 1,  # penalties/?format=csv
     CIRCUIT_PAGE: 1,  # circuits/<id>/standings.csv (checked in its own test, see below)
+    "tournaments/pages/meta.py": 2,  # meta/cards.csv, meta/hkkmeta.csv
 }
 
 HOSTILE = ['=HYPERLINK("http://x","y")', "+1+2", "@SUM(A1)", "-3", "\tTab", "\rReturn"]
@@ -99,7 +102,23 @@ def test_every_csv_route_is_fetched_below() -> None:
         "tournaments-round-pairings-csv",
         "tournaments-penalties-csv",
         "circuit-csv",
+        "meta-csv",
+        "meta-hkkmeta",
     }
+
+
+def _hostile_meta(t: Any) -> list[str]:
+    """The meta statistics downloads of ``t`` finished with published lists whose stored
+    statistics name hostile cards."""
+    Tournament.objects.filter(pk=t.pk).update(
+        status=Tournament.Status.FINISHED, decklists_published=True
+    )
+    tally = Tally(lists=1, events=1, cards={name: ("card", [1] * 8) for name in HOSTILE})
+    MetaSnapshot.objects.create(
+        format=t.format, tournament=t, event_date=date(2026, 1, 1), tally=tally.to_json()
+    )
+    query = f"?game={t.format.game.slug}"
+    return [reverse("tournaments:meta-csv") + query, reverse("tournaments:meta-hkkmeta") + query]
 
 
 @pytest.mark.django_db
@@ -130,6 +149,7 @@ def test_no_downloaded_csv_cell_starts_like_a_formula() -> None:
         base + f"rounds/{rnd.number}/pairings.csv",
         base + "penalties.csv",
         reverse("tournaments:penalties", args=[t.pk]) + "?format=csv",
+        *_hostile_meta(t),
     ]
     assert len(downloads) == sum(DOWNLOADS.values()) - DOWNLOADS[CIRCUIT_PAGE]
     for path in downloads:

@@ -26,10 +26,12 @@ from tournaments.services import round_pair_next, standings_refresh
 from tournaments.services.circuits import circuit_ratings_refresh
 from tournaments.services.jobs import (
     CIRCUIT_RATINGS_REFRESH,
+    META_RECOMPUTE,
     PAGES_WARM,
     ROUND_PAIR_NEXT,
     STANDINGS_RECOMPUTE,
 )
+from tournaments.services.meta import meta_recompute
 
 
 @shared_task(bind=True, name=ROUND_PAIR_NEXT, acks_late=True)
@@ -107,3 +109,13 @@ def circuit_ratings_refresh_task(self: Any, circuit_id: int) -> dict[str, Any]:
     """
     rated = circuit_ratings_refresh(circuit_id=circuit_id)
     return {"ok": True, "circuit": circuit_id, "rated": rated}
+
+
+@shared_task(bind=True, name=META_RECOMPUTE, acks_late=True)
+def meta_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
+    """Recompute the stored meta statistics of ``tournament_id`` and its format's month;
+    idempotent (``services.meta.meta_recompute``).
+
+    Returns ``{"ok": True, "tournament": id, "lists": lists counted}``."""
+    snapshot = meta_recompute(tournament_id=tournament_id)
+    return {"ok": True, "tournament": tournament_id, "lists": snapshot.lists if snapshot else 0}

@@ -12,6 +12,7 @@ from tournaments.api import (
     entries,
     exports,
     matches,
+    meta,
     penalties,
     reports,
     rounds,
@@ -26,6 +27,8 @@ E = T + "entries/<id:entry_id>/"
 RN = T + "rounds/<small:number>/"
 
 urlpatterns = [
+    path("meta/", meta.MetaApi.as_view(), name="meta"),
+    path("me/list-consent/", meta.ListConsentApi.as_view(), name="list-consent"),
     path("claim/", claims.ClaimApi.as_view(), name="claim"),
     path(T + "reopen/", events.TournamentReopenApi.as_view(), name="tournaments-reopen"),
     path(T + "details/", events.TournamentDetailsApi.as_view(), name="tournaments-details"),

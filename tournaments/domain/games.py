@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tournaments.domain.match_structure import PRESETS, MatchStructure
+from tournaments.domain.meta import DIMENSIONS
 from tournaments.domain.standings import HKK_TIEBREAKERS, MTR_TIEBREAKERS, TIEBREAKERS
 from tournaments.domain.types import gettext_noop
 
@@ -40,6 +41,11 @@ class GameRules:
             games per match, best-of ending, draws, score).
         tiebreakers: tiebreaker codes after match points (``standings.TIEBREAKERS``).
         top_cut: suggested single-elimination bracket size after the Swiss rounds (0: none).
+        meta_features: deck features the meta statistics count (codes of
+            ``tournaments.domain.meta.DIMENSIONS``; docs/rules.md §20 (Meta statistics)).
+        meta_win_feature: the feature match win rates are kept by (``None``: none).
+        meta_signature_kinds: card kinds of the game's separate card table (HKK
+            "narancslapok": rule cards, followers, epic followers).
     """
 
     code: str
@@ -47,12 +53,22 @@ class GameRules:
     structure: MatchStructure
     tiebreakers: tuple[str, ...]
     top_cut: int = 0
+    meta_features: tuple[str, ...] = ()
+    meta_win_feature: str | None = None
+    meta_signature_kinds: frozenset[str] = frozenset()
 
 
 GAMES: dict[str, GameRules] = {
     # HKK: three games per opponent, all played; Buchholz then game points (§6, §8); Swiss only.
     "hkk": GameRules(
-        "hkk", gettext_noop("Hatalom Kártyái"), PRESETS["hkk"], HKK_TIEBREAKERS, top_cut=0
+        "hkk",
+        gettext_noop("Hatalom Kártyái"),
+        PRESETS["hkk"],
+        HKK_TIEBREAKERS,
+        top_cut=0,
+        meta_features=("rule_card", "follower", "epic", "rule_follower", "colours"),
+        meta_win_feature="rule_card",
+        meta_signature_kinds=frozenset({"rule_card", "follower", "epic_follower"}),
     ),
     # WoW TCG: best of three, the die roll winner chooses (§11); MTR tiebreakers and top 8.
     "wow": GameRules(
@@ -61,10 +77,18 @@ GAMES: dict[str, GameRules] = {
         PRESETS["wow_best_of_three"],
         MTR_TIEBREAKERS,
         top_cut=8,
+        meta_features=("hero", "class", "faction", "race"),
+        meta_win_feature="hero",
     ),
     # Blue Moon: one game scored in crystals (§13); MTR tiebreakers and top 8.
     "bluemoon": GameRules(
-        "bluemoon", gettext_noop("Blue Moon"), PRESETS["blue_moon"], MTR_TIEBREAKERS, top_cut=8
+        "bluemoon",
+        gettext_noop("Blue Moon"),
+        PRESETS["blue_moon"],
+        MTR_TIEBREAKERS,
+        top_cut=8,
+        meta_features=("people",),
+        meta_win_feature="people",
     ),
 }
 
@@ -86,7 +110,8 @@ def register_game(game: GameRules) -> GameRules:
     if game.code in GAMES:
         raise ValueError(f"game {game.code!r} is already registered")
     unknown = [code for code in game.tiebreakers if code not in TIEBREAKERS]
+    unknown += [code for code in game.meta_features if code not in DIMENSIONS]
     if unknown:
-        raise ValueError(f"game {game.code!r} names unknown tiebreakers {unknown}")
+        raise ValueError(f"game {game.code!r} names unknown tiebreakers or meta features {unknown}")
     GAMES[game.code] = game
     return game

@@ -16,6 +16,8 @@ rounds, matches, games and their history, one module per concern.
 - :mod:`~tournaments.models.circuits`: :class:`Circuit`, :class:`League`, :class:`CircuitEvent`,
   :class:`CircuitRating`, :class:`PlayerProfile` (seasons, leagues, ratings, profiles).
 - :mod:`~tournaments.models.push`: :class:`PushEvent` (the log of pushed live events).
+- :mod:`~tournaments.models.meta`: :class:`MetaSnapshot` (stored meta statistics),
+  :class:`ListConsent` (a player's consent to them).
 
 Writes go through ``tournaments.services`` only; reads through ``tournaments.selectors``.
 Sources: docs/rules.md §6 (HKK first-player rights: per-game ``right_holder``/``waived``/
@@ -39,6 +41,7 @@ from tournaments.models.deck_checks import DeckCheck
 from tournaments.models.decks import DeckSubmission
 from tournaments.models.entries import Entry, EntryMember, Player
 from tournaments.models.history import TournamentAction
+from tournaments.models.meta import ListConsent, MetaSnapshot
 from tournaments.models.penalties import Penalty
 from tournaments.models.push import PushEvent
 from tournaments.models.reports import ResultReport
@@ -68,7 +71,9 @@ __all__ = [
     "EntryMember",
     "Game",
     "GameCorrection",
+    "ListConsent",
     "Match",
+    "MetaSnapshot",
     "MissedRound",
     "PAIRING_ENGINE_VERSION",
     "PairingChange",

@@ -76,6 +76,21 @@ class Tournament(models.Model):
         default=False,
         help_text=_("Players may see the deck lists of the other players."),
     )
+
+    class ListsPublished(models.TextChoices):
+        AFTER_EVENT = "after_event", _("after the event")
+        AT_CUT = "at_cut", _("at the top cut")
+
+    decklists_published_at = models.CharField(
+        _("lists become public"),
+        max_length=16,
+        choices=ListsPublished,
+        default=ListsPublished.AFTER_EVENT,
+        help_text=_(
+            "When published lists become public and count in the meta statistics: once the "
+            "event is finished, or once its top cut begins."
+        ),
+    )
     deck_check_percent = models.PositiveSmallIntegerField(
         _("deck checks per round (%)"),
         default=10,

@@ -211,6 +211,7 @@ def tournament_options(request: HttpRequest, tournament_id: int) -> HttpResponse
             tournament=tournament,
             is_public=data["is_public"],
             decklists_published=data["decklists_published"],
+            decklists_published_at=data["decklists_published_at"] or None,
             deck_check_percent=data["deck_check_percent"],
         ),
         _("Options saved."),

@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
-from tournaments.models import StaffRole
+from tournaments.models import StaffRole, Tournament
 from tournaments.pages.common import set_choices
 from tournaments.services import IMPORT_MAX_BYTES
 
@@ -145,6 +145,15 @@ class TournamentOptionsForm(forms.Form):
     )
     decklists_published = forms.BooleanField(
         label=_("Publish the deck lists to the players"), required=False
+    )
+    decklists_published_at = forms.ChoiceField(
+        label=_("Lists become public"),
+        choices=Tournament.ListsPublished.choices,
+        required=False,
+        help_text=_(
+            "Published lists become public and count in the meta statistics once the event is "
+            "finished, or already when its top cut begins."
+        ),
     )
     deck_check_percent = forms.IntegerField(
         label=_("Deck checks per round (%)"), min_value=0, max_value=100

@@ -164,6 +164,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             initial={
                 "is_public": tournament.is_public,
                 "decklists_published": tournament.decklists_published,
+                "decklists_published_at": tournament.decklists_published_at,
                 "deck_check_percent": tournament.deck_check_percent,
             }
         )

@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 
 from tournaments.models import EntryMember, Player, PlayerProfile, StandingsSnapshot, Tournament
 from tournaments.selectors.matches import match_records
+from tournaments.selectors.meta import published_submissions
 from tournaments.selectors.standings import snapshot_rows
 
 FINISHED = Tournament.Status.FINISHED
@@ -52,9 +53,15 @@ def user_display_name(user: Any) -> str:
 
 
 def list_is_public(*, tournament: Tournament, entry_id: int, player_id: int) -> bool:
-    """THE decision whether an entry's submitted list is shown on a profile: the event is
-    finished and publishes its lists. (One place, so a per-player opt-out can be added here.)"""
-    return tournament.status == FINISHED and tournament.decklists_published
+    """THE decision whether an entry's submitted list is shown on a profile: the player's list
+    is among the public lists of the meta statistics (``selectors.meta.published_submissions``:
+    a public event that publishes its lists, finished or past its cut as the event says, and
+    the player has not opted out; docs/rules.md §20 (Meta statistics))."""
+    return (
+        published_submissions(tournament=tournament)
+        .filter(member__entry_id=entry_id, member__player_id=player_id)
+        .exists()
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from tournaments.models import Tournament, TournamentAction
 from tournaments.permissions import acting_user, require_manage
 from tournaments.services._common import lock_tournament, require_status
 from tournaments.services.circuits import circuits_event_finished
+from tournaments.services.jobs import enqueue_meta
 from tournaments.services.tournaments import SCORING_FIELDS, apply_details
 
 S = Tournament.Status
@@ -50,6 +51,7 @@ TEMPLATE_FIELDS = (
     "late_entry_cutoff_round",
     "is_public",
     "decklists_published",
+    "decklists_published_at",
     "deck_check_percent",
     "venue",
     "description",
@@ -95,4 +97,5 @@ def tournament_reopen(*, tournament: Tournament, actor: Any, reason: str = "") -
     tournament.finished_at = None
     tournament.save(update_fields=["status", "finished_at"])
     circuits_event_finished(tournament=tournament)  # it no longer counts until finished again
+    enqueue_meta(tournament.pk)  # a running event counts in no meta statistics
     return tournament

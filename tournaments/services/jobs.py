@@ -20,10 +20,12 @@ __all__ = [
     "ROUND_PAIR_NEXT",
     "STANDINGS_DEBOUNCE_SECONDS",
     "STANDINGS_RECOMPUTE",
+    "META_RECOMPUTE",
     "JobArg",
     "enqueue",
     "enqueue_pages_warm",
     "enqueue_circuit_ratings",
+    "enqueue_meta",
     "enqueue_round_pair_next",
     "enqueue_standings",
     "send",
@@ -33,6 +35,7 @@ __all__ = [
 ROUND_PAIR_NEXT = "tournaments.round_pair_next"
 STANDINGS_RECOMPUTE = "tournaments.standings_recompute"
 PAGES_WARM = "tournaments.pages_warm"
+META_RECOMPUTE = "tournaments.meta_recompute"
 
 
 #: Seconds a queued standings recompute waits (with a broker), so that the results of a burst
@@ -104,3 +107,12 @@ def enqueue_circuit_ratings(circuit_id: int) -> None:
     (``services.circuits.circuit_ratings_refresh``; idempotent, once per transaction; in-process
     when no broker is configured or reachable)."""
     enqueue(CIRCUIT_RATINGS_REFRESH, circuit_id=circuit_id)
+
+
+def enqueue_meta(tournament_id: int) -> None:
+    """Recompute the meta statistics of ``tournament_id`` and of its format's month
+    (``services.meta.meta_recompute``) after the current transaction commits: when the event
+    finishes, its lists' publication changes, or a player's consent changes. Idempotent (the
+    job reads the committed state under the event's lock); in-process when no broker is
+    configured or reachable (:mod:`hkk_tournament.jobs`)."""
+    enqueue(META_RECOMPUTE, tournament_id=tournament_id)

@@ -36,6 +36,7 @@ from tournaments.services._common import (
 )
 from tournaments.services.circuits import circuits_event_finished
 from tournaments.services.deck_lists import lock_lists, require_pairable
+from tournaments.services.jobs import enqueue_meta
 
 S = Tournament.Status
 
@@ -470,4 +471,5 @@ def tournament_finish(*, actor: Any, tournament: Tournament) -> Tournament:
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
     circuits_event_finished(tournament=tournament)  # ratings of the circuits counting it
+    enqueue_meta(tournament.pk)  # its published lists now count (docs/rules.md §20)
     return tournament
