@@ -230,6 +230,13 @@ def round_unpublish(
     return rnd
 
 
+def _require_fix(fix: str) -> None:
+    if fix not in DROP_FIXES:
+        raise ValidationFailed(
+            "invalid_value", _("Choose a re-pair or a bye."), {"field": "fix", "value": fix}
+        )
+
+
 @transaction.atomic
 def entry_drop_after_pairing(
     *, entry: Entry, fix: str, actor: Any, reason: str = ""
@@ -250,10 +257,7 @@ def entry_drop_after_pairing(
         ValidationFailed: ``invalid_value`` (unknown fix), ``reason_required``.
     """
     require_manage(actor, entry.tournament)
-    if fix not in DROP_FIXES:
-        raise ValidationFailed(
-            "invalid_value", _("Choose a re-pair or a bye."), {"field": "fix", "value": fix}
-        )
+    _require_fix(fix)
     _require_reason(reason)
     tournament = lock_tournament(entry.tournament_id)
     require_status(tournament, TournamentModel.Status.RUNNING)
