@@ -224,3 +224,11 @@ def store_standings(tournament: Tournament, names: Sequence[str]) -> None:
     snapshot.version += 1
     snapshot.computed_at = timezone.now()
     snapshot.save()
+
+
+def staff_user(tournament: Tournament, role: str = "organiser", **fields):
+    """A new user appointed ``role`` (``organiser`` or ``judge``) of ``tournament``: the actor of
+    a service call that needs that role (services check their actor)."""
+    user = UserFactory(**fields)
+    services.staff_appoint(actor=SYSTEM, tournament=tournament, user=user, role=role)
+    return user

@@ -141,7 +141,8 @@ def _transition(
     success: StrOrPromise,
     confirm: tuple[StrOrPromise, StrOrPromise, StrOrPromise] | None = None,
 ) -> Callable[[HttpRequest, int], HttpResponse]:
-    """An organiser view that runs ``service(tournament=...)`` on POST and goes back to the event
+    """An organiser view that runs ``service(actor=..., tournament=...)`` on POST and goes back
+    to the event
     page with ``success`` or the service's error. With ``confirm`` = (title, explanation,
     button), a GET shows the confirmation page whose button POSTs (irreversible steps)."""
 
@@ -154,7 +155,7 @@ def _transition(
             return confirm_page(
                 request, tournament, title=title, explanation=[explanation], submit=submit
             )
-        run(request, lambda: service(tournament=tournament), success)
+        run(request, lambda: service(actor=request.user, tournament=tournament), success)
         return redirect(detail_url(tournament))
 
     return view

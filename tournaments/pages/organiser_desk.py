@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from hkk_tournament.errors import ApplicationError, TooManyRequests
+from hkk_tournament.errors import ApplicationError, NotFound, PermissionDenied, TooManyRequests
 from hkk_tournament.mail import mail_delivers
 from hkk_tournament.web.throttling import attempt_budgets, check_and_count, failures_counted
 from tournaments import selectors, services
@@ -475,7 +475,7 @@ def claim(request: HttpRequest) -> HttpResponse:
         try:
             with failures_counted(request, "claim"):
                 player = services.player_claim(user=request.user, code=form.cleaned_data["code"])
-        except FORM_ERRORS as exc:
+        except (*FORM_ERRORS, NotFound, PermissionDenied) as exc:  # a wrong code: beside the form
             form.add_error("code", str(exc.message))
             status = 429 if isinstance(exc, TooManyRequests) else 200
         else:

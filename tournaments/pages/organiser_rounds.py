@@ -88,7 +88,8 @@ def round_swap(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
 def _round_transition(
     service: Callable[..., Any], success: StrOrPromise
 ) -> Callable[[HttpRequest, int, int], HttpResponse]:
-    """A POST-only organiser view that runs ``service(round=...)`` and goes back to the round
+    """A POST-only organiser view that runs ``service(actor=..., round=...)`` and goes back to
+    the round
     page with ``success`` or the service's error."""
 
     @login_required
@@ -96,7 +97,7 @@ def _round_transition(
     def view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
         tournament = managed_tournament(request, tournament_id)
         rnd = visible_round(request, tournament, number)
-        run(request, lambda: service(round=rnd), success)
+        run(request, lambda: service(actor=request.user, round=rnd), success)
         return redirect(round_url(tournament, number))
 
     return view

@@ -138,7 +138,8 @@ def test_the_pages_refuse_their_own_table_and_offer_no_result_buttons(event):
         f"/tournaments/{t.pk}/rounds/1/tables/{mine.table}/result/",
         {"result": "2-0-0", "die_roll_winner": mine.entry_a_id},
     )
-    assert slip.status_code == 302 and not Game.objects.filter(match=mine).exists()
+    # The service's refusal reaches the error page (403), not a message on a redirect.
+    assert slip.status_code == 403 and not Game.objects.filter(match=mine).exists()
     html = client.get(f"/tournaments/{t.pk}/rounds/1/").content.decode()
     assert f'data-testid="own-table-{mine.table}"' in html
     assert f'data-testid="result-{mine.table}-' not in html

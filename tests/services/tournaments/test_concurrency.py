@@ -263,7 +263,7 @@ def _record(kind: str, match: Match) -> Callable[[], object]:
             {"number": 3, "winner": a, "first": a},
         ],
     )
-    return lambda: services.result_report_confirm(report=report, actor=UserFactory())
+    return lambda: services.result_report_confirm(report=report, actor=SYSTEM)
 
 
 def _hold(record: Callable[[], object], recorded: threading.Event, release: threading.Event):

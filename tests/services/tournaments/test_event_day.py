@@ -16,6 +16,7 @@ from tests.factories import (
     hkk_catalogue,  # noqa: F401 (fixture)
     hkk_deck,
     make_tournament,
+    staff_user,
 )
 from tests.services.tournaments.helpers import finish_round, play
 from tournaments import selectors, services
@@ -44,8 +45,8 @@ def _running(n: int = 8, **kw):
 
 
 def test_discard_a_draft_round_and_pair_again_is_recorded() -> None:
-    user: Any = UserFactory()
     t, _ = _running()
+    user: Any = staff_user(t)
     rnd = services.round_pair_next(actor=SYSTEM, tournament=t)
     new = services.round_discard(round=rnd, actor=user, reason="wrong seating", pair_again=True)
     assert new is not None and new.number == 1 and new.status == Round.Status.DRAFT
@@ -135,10 +136,10 @@ def test_readd_after_a_pairing_needs_the_choice_for_the_missed_round() -> None:
 
 
 def test_finished_event_is_locked_until_reopened_with_a_reason() -> None:
-    user: Any = UserFactory()
     t, _ = _running(
         4,
     )
+    user: Any = staff_user(t)
     t.planned_rounds = 1
     t.save()
     rnd = services.round_publish(
@@ -215,8 +216,8 @@ def test_duplicate_copies_settings_not_entries() -> None:
 
 
 def test_check_in_then_drop_the_absent() -> None:
-    user: Any = UserFactory()
     t, entries = make_tournament(entries=4, decks=False)
+    user: Any = staff_user(t)
     for e in entries[:3]:
         services.entry_check_in(actor=SYSTEM, entry=e)
     dropped = services.entries_drop_not_checked_in(tournament=t, actor=user)

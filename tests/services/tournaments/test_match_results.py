@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from hkk_tournament.errors import Conflict, InvalidState, ValidationFailed
-from tests.factories import UserFactory, make_tournament
+from tests.factories import UserFactory, make_tournament, staff_user
 from tournaments import selectors, services
 from tournaments.models import Game, Match, Player, ResultReport, Round, Tournament
 from tournaments.permissions import SYSTEM
@@ -127,7 +127,7 @@ def test_a_judge_entry_supersedes_the_pending_report():
             {"number": 3, "winner": a, "first": a},
         ],
     )
-    judge = UserFactory(username="judge")
+    judge = staff_user(m.round.tournament, "judge", username="judge")
     services.match_result_record(match=m, result="1-2-0", die_roll_winner=a, actor=judge)
     report.refresh_from_db()
     assert report.status == ResultReport.Status.SUPERSEDED
@@ -212,7 +212,7 @@ def test_a_slip_records_the_score_with_details_not_reported():
     exported = services.tournament_export(tournament=t)
     table = next(x for r in exported["rounds"] for x in r["pairings"] if x["table"] == m.table)
     assert all(x["details_reported"] is False and x["first"] is None for x in table["games"])
-    judge = UserFactory(username="judge")
+    judge = staff_user(m.round.tournament, "judge", username="judge")
     # Game 2's right would follow from game 1, whose details are unknown: game 1 comes first.
     with pytest.raises(ValidationFailed) as exc:
         services.game_correct(

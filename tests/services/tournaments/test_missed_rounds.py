@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from hkk_tournament.errors import InvalidState, ValidationFailed
-from tests.factories import UserFactory, make_tournament
+from tests.factories import make_tournament, staff_user
 from tests.services.tournaments.helpers import finish_round
 from tests.services.tournaments.test_concurrency import run_concurrently
 from tournaments import services
@@ -42,8 +42,8 @@ def _one_round_without(t, entry: Entry):
 
 
 def test_readd_with_a_loss_counts_a_lost_match_without_game_wins() -> None:
-    user: Any = UserFactory()
     t, entries = _running(tiebreakers=["omw", "gw", "ogw"])
+    user: Any = staff_user(t)
     late = entries[0]
     _one_round_without(t, late)
     with pytest.raises(ValidationFailed) as exc:

@@ -8,10 +8,10 @@ import pytest
 from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tests.factories import (
     ILLEGAL_DECK,
-    UserFactory,
     hkk_catalogue,  # noqa: F401 (fixture)
     hkk_deck,
     make_tournament,
+    staff_user,
     submit_decks,
 )
 from tournaments import services
@@ -207,7 +207,7 @@ def test_illegal_list_blocks_start_unless_overridden():
     assert not DeckSubmission.objects.filter(locked=True).exists()
     with pytest.raises(ValidationFailed):
         services.entry_override_deck(actor=SYSTEM, entry=bad, reason="  ")
-    organiser = UserFactory()
+    organiser = staff_user(t)
     services.entry_override_deck(entry=bad, reason="judge checked the paper list", actor=organiser)
     t = services.tournament_start(actor=SYSTEM, tournament=t)
     rnd = services.round_pair_next(actor=SYSTEM, tournament=t)

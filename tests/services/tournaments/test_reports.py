@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from hkk_tournament.errors import InvalidState, ValidationFailed
-from tests.factories import UserFactory, make_tournament
+from hkk_tournament.errors import InvalidState, PermissionDenied, ValidationFailed
+from tests.factories import UserFactory, make_tournament, staff_user
 from tournaments import selectors, services
 from tournaments.models import (
     Game,
@@ -143,7 +143,7 @@ def test_re_report_replaces_the_own_open_report(setup):
 
 def test_judge_confirms_one_side_of_a_dispute(setup):
     t, _rnd, m, ua, ub = setup
-    judge = UserFactory(username="judge")
+    judge = staff_user(m.round.tournament, "judge", username="judge")
     mine = services.result_report_submit(match=m, entry=m.entry_a_id, actor=ua, games=hkk_games(m))
     theirs = services.result_report_submit(
         match=m, entry=m.entry_b_id, actor=ub, games=hkk_games(m, ("b", "b", "b"))
@@ -163,7 +163,7 @@ def test_judge_confirms_one_side_of_a_dispute(setup):
 
 def test_report_contradicting_a_recorded_game_is_disputed_and_confirm_corrects_it(setup):
     _t, _rnd, m, ua, _ub = setup
-    judge = UserFactory(username="judge")
+    judge = staff_user(m.round.tournament, "judge", username="judge")
     a, b = m.entry_a_id, m.entry_b_id
     services.game_record(
         match=m, number=1, winner_entry=b, first_entry=a, right_holder_entry=a, actor=judge
@@ -242,19 +242,19 @@ def test_report_after_the_result_is_recorded_is_rejected(setup):
 def test_outsider_and_wrong_entry_are_rejected(setup):
     _t, rnd, m, ua, _ub = setup
     outsider = UserFactory(username="outsider")
-    with pytest.raises(ValidationFailed) as exc:
+    with pytest.raises(PermissionDenied) as refused:
         services.result_report_submit(
             match=m, entry=m.entry_a_id, actor=outsider, games=hkk_games(m)
         )
-    assert exc.value.code == "not_your_entry"
+    assert refused.value.code == "permission_denied"
     # ua plays entry A, not entry B.
-    with pytest.raises(ValidationFailed) as exc:
+    with pytest.raises(PermissionDenied) as refused:
         services.result_report_submit(match=m, entry=m.entry_b_id, actor=ua, games=hkk_games(m))
-    assert exc.value.code == "not_your_entry"
+    assert refused.value.code == "permission_denied"
     other = rnd.matches.exclude(pk=m.pk).filter(entry_b__isnull=False).first()
-    with pytest.raises(ValidationFailed) as exc:
+    with pytest.raises(PermissionDenied) as refused:  # nor for an entry of another table
         services.result_report_submit(match=m, entry=other.entry_a_id, actor=ua, games=hkk_games(m))
-    assert exc.value.code == "not_in_match"
+    assert refused.value.code == "permission_denied"
     assert not ResultReport.objects.exists()
 
 

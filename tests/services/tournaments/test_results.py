@@ -8,9 +8,9 @@ from django.utils import translation
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tests.factories import (
-    UserFactory,
     eager_celery,  # noqa: F401 (fixture)
     make_tournament,
+    staff_user,
 )
 from tests.services.tournaments.helpers import finish_round, finish_round_rest, play, start_and_pair
 from tournaments import selectors, services
@@ -119,7 +119,7 @@ def test_result_rejections_and_correction_history():
     with pytest.raises(NotFound) as exc:
         selectors.match_for_table(round=rnd, table=7)
     assert exc.value.code == "table_not_in_round"
-    judge = UserFactory()
+    judge = staff_user(rnd.tournament, "judge")
     services.game_record(
         match=selectors.match_for_table(round=rnd, table=m.table),
         number=1,

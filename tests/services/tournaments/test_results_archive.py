@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound
-from tests.factories import UserFactory, make_tournament
+from tests.factories import UserFactory, make_tournament, staff_user
 from tests.services.tournaments.helpers import play
 from tournaments import selectors, services
 from tournaments.models import (
@@ -40,7 +40,7 @@ def _round_with_results() -> tuple[Tournament, Round, Match, Match]:
         actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t)
     )
     x, y = Match.objects.filter(round=rnd).order_by("table")
-    judge = UserFactory(username="judge")
+    judge = staff_user(t, "judge", username="judge")
     play(x, ["a", "a", "b"])
     Game.objects.filter(match=x).update(recorded_by=judge)
     g2 = Game.objects.get(match=x, number=2)
@@ -105,8 +105,8 @@ def test_unpublish_with_results_is_refused_with_the_counts():
 
 
 def test_confirmed_unpublish_keeps_the_results_and_restores_them_exactly():
-    organiser = UserFactory(username="org")
     t, rnd, x, y = _round_with_results()
+    organiser = staff_user(t, username="org")
     before = _snapshot(t)
     services.round_unpublish(round=rnd, actor=organiser, reason="wrong tables", delete_results=True)
     assert not Game.objects.filter(match__round=rnd).exists()

@@ -10,9 +10,9 @@ from django.utils import translation
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tests.factories import (
-    UserFactory,
     hkk_catalogue,  # noqa: F401 (fixture)
     make_tournament,
+    staff_user,
     submit_decks,
 )
 from tests.services.tournaments.helpers import finish_round, play, start_and_pair
@@ -125,7 +125,7 @@ def test_swap_in_a_draft_round_is_recorded():
     rnd = services.round_pair_next(actor=SYSTEM, tournament=t)
     m1, m2 = rnd.matches.order_by("table")
     b1, b2 = m1.entry_b_id, m2.entry_b_id
-    organiser = UserFactory()
+    organiser = staff_user(t)
     services.round_swap_pairings(
         round=rnd, table_x=1, table_y=2, swap="b", actor=organiser, reason="team-mates"
     )

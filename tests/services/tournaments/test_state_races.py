@@ -139,7 +139,7 @@ def _writer(kind: str, m: Match) -> tuple[Callable[[], Any], int]:
             0,
         )
     report = services.result_report_submit(match=m, entry=a, actor=user, games=_games(m))
-    return lambda: services.result_report_confirm(report=report, actor=UserFactory()), 3
+    return lambda: services.result_report_confirm(report=report, actor=SYSTEM), 3
 
 
 def _archived_games(t: Tournament) -> int:
