@@ -161,7 +161,7 @@ def _session_cookie(user) -> str:
 def _draft(entries: int = 4, **options) -> tuple[Round, list]:
     t, made = make_tournament(entries=entries, decks=False)
     if options:
-        services.tournament_set_options(tournament=t, **options)
+        services.tournament_set_options(actor=SYSTEM, tournament=t, **options)
     t = services.tournament_start(actor=SYSTEM, tournament=t)
     return services.round_pair_next(actor=SYSTEM, tournament=t, seed=7), made
 

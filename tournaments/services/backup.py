@@ -50,17 +50,25 @@ from django.utils.translation import gettext_lazy as _
 from decks.models import Format
 from hkk_tournament.errors import Conflict, ValidationFailed
 from tournaments.models import (
+    Circuit,
+    CircuitEvent,
+    CircuitRating,
     DeckCheck,
     DeckSubmission,
     Entry,
     EntryMember,
     Game,
     GameCorrection,
+    League,
+    ListConsent,
     Match,
+    MetaSnapshot,
     MissedRound,
     PairingChange,
     Penalty,
     Player,
+    PlayerProfile,
+    PushEvent,
     ResultReport,
     Round,
     RoundSeat,
@@ -99,7 +107,19 @@ EVENT_MODELS: tuple[type[models.Model], ...] = (
     StaffRole,
     StandingsSnapshot,
     TournamentAction,
+    ListConsent,
 )
+
+#: The app's models that are not part of one event's backup, each with the reason.
+OUTSIDE_EVENT_BACKUP: dict[type[models.Model], str] = {
+    Circuit: "a season spans events and organisers",
+    League: "part of a circuit",
+    CircuitEvent: "a circuit's link to an event; the circuit's owner decides it again",
+    CircuitRating: "recomputed from the circuit's events",
+    PlayerProfile: "a person's setting (their account), not an event's",
+    MetaSnapshot: "derived from the published lists; recomputed by the meta job",
+    PushEvent: "a 12-hour log of live events; open pages resync on reconnect",
+}
 
 
 def _event_rows(t: Tournament) -> Iterable[tuple[type[models.Model], models.QuerySet[Any]]]:
@@ -123,6 +143,11 @@ def _event_rows(t: Tournament) -> Iterable[tuple[type[models.Model], models.Quer
     yield StaffRole, StaffRole.objects.filter(tournament=t)
     yield StandingsSnapshot, StandingsSnapshot.objects.filter(tournament=t)
     yield TournamentAction, TournamentAction.objects.filter(tournament=t)
+    # A player's opt-out of list publication travels with the player (privacy).
+    yield (
+        ListConsent,
+        ListConsent.objects.filter(player__memberships__entry__tournament=t).distinct(),
+    )
 
 
 def _user_fields(model: type[models.Model]) -> list[str]:

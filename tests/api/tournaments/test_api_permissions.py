@@ -17,6 +17,7 @@ from django.urls import URLPattern
 
 from tests.api.tournaments.event_day_cases import ORGANISER_DAY_CASES
 from tests.api.tournaments.helpers import BASE
+from tests.api.tournaments.permission_beyond import BEYOND_CASES
 from tests.api.tournaments.permission_event_day import EVENT_DAY_CASES
 from tests.api.tournaments.permission_world import (
     ANON,
@@ -356,6 +357,7 @@ CASES = [
     Case("tournaments-standings-csv", "get", RUN, t_url("standings.csv"), EVERYONE, 200, **READ),
     Case("tournaments-export", "get", RUN, t_url("export/"), EVERYONE, 200, **READ),
     *EVENT_DAY_CASES,
+    *BEYOND_CASES,
     *ORGANISER_DAY_CASES,
 ]
 

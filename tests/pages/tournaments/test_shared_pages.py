@@ -44,7 +44,9 @@ def event(monkeypatch):
     t, made = make_tournament(entries=12, decks=False)
     services.tournament_set_options(actor=SYSTEM, tournament=t, is_public=True)
     t = services.tournament_start(actor=SYSTEM, tournament=t)
-    Entry.objects.filter(pk=made[0].pk).update(name="Kovács Péter")
+    Entry.objects.filter(pk=made[0].pk).update(
+        name="Kovács Péter", family_name="Kovács", given_name="Péter"
+    )
     rnd = services.round_publish(
         actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
     )

@@ -14,6 +14,7 @@ from django.utils import translation
 
 from decks.models import Format
 from hkk_tournament.errors import ValidationFailed
+from tests.factories import ensure_format
 from tournaments import services
 from tournaments.admin import FormatMatchStructureForm
 from tournaments.models import Tournament
@@ -99,11 +100,19 @@ def test_overrides_on_creation():
 def test_migration_folds_the_mirror_columns_into_the_structure_and_back():
     """0016 writes the structure of a tournament that stored none from the former mirror
     columns (a stored structure wins), 0017 drops them; the reverse writes them back."""
+    try:
+        _fold_and_back()
+    finally:  # whatever failed, later tests get the current schema back
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def _fold_and_back() -> None:
     before = [("tournaments", "0015_game_details_reported")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     old = executor.loader.project_state(before).apps.get_model("tournaments", "Tournament")
-    fmt = Format.objects.get(slug="hkk")
+    fmt = ensure_format("hkk")  # a transactional test before this one may have flushed the seed
     bare = old.objects.create(
         name="old",
         format_id=fmt.pk,
@@ -137,5 +146,3 @@ def test_migration_folds_the_mirror_columns_into_the_structure_and_back():
         3,
         False,
     )
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
