@@ -20,11 +20,15 @@ class PushEvent(models.Model):
     """
 
     id = models.BigAutoField(primary_key=True)
+    # No database constraint: inserting a row with one would take a KEY SHARE lock on the
+    # tournament row inside a result's transaction (which holds only its round FOR SHARE), and
+    # deadlock with an unpublish or a finish that locks the tournament, then the round.
     tournament = models.ForeignKey(
         Tournament,
         verbose_name=_("tournament"),
         on_delete=models.CASCADE,
         related_name="push_events",
+        db_constraint=False,
     )
     kind = models.CharField(_("kind"), max_length=16)
     data = models.JSONField(_("data"), default=dict)

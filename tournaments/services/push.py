@@ -17,7 +17,9 @@ keep their polling. Events older than :data:`KEEP_HOURS` are deleted when a roun
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -51,6 +53,19 @@ def push_group(tournament_id: int) -> str:
 
 
 def _send(message: dict[str, Any]) -> None:
+    """Send ``message`` to its tournament's group; from a thread that runs an event loop
+    (``async_to_sync`` refuses those: an ASGI view, a test driving a browser) through a
+    short-lived worker thread, waited for."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        _deliver(message)
+        return
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_deliver, message).result()
+
+
+def _deliver(message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
