@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from hkk_tournament.errors import ApplicationError
 from hkk_tournament.web.downloads import csv_response
 from tournaments.domain.circuits import SEASON_TIEBREAKS
 from tournaments.models import Circuit, CircuitEvent, CircuitRating, League
@@ -27,7 +26,7 @@ from tournaments.pages.circuit_forms import (
     JoinForm,
     LeagueForm,
 )
-from tournaments.pages.common import entry_of, managed_tournament
+from tournaments.pages.common import FORM_ERRORS, entry_of, managed_tournament
 from tournaments.selectors.circuits import (
     circuit_get_owned,
     circuit_get_visible,
@@ -70,7 +69,7 @@ def circuit_list(request: HttpRequest) -> HttpResponse:
                     game=data["game"],
                     data=cs.CircuitSettings(name=data["name"]),
                 )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:  # a refusal (403/404) reaches the error page
             form.add_error(None, str(exc.message))
         else:
             return redirect(reverse("tournaments:circuit", args=[circuit.pk]))
@@ -162,7 +161,7 @@ def circuit_settings(request: HttpRequest, circuit_id: int) -> HttpResponse:
                     is_public=data["is_public"],
                 ),
             )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:  # a refusal (403/404) reaches the error page
             fields = exc.fields or {"": [exc.message]}
             for name, errors in fields.items():
                 for error in errors:
@@ -201,7 +200,7 @@ def league_edit(
                     listed_names=d["listed_names"].splitlines(),
                 ),
             )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:  # a refusal (403/404) reaches the error page
             form.add_error(None, str(exc.message))
         else:
             messages.success(request, _("Saved."))
@@ -238,7 +237,7 @@ def tournament_circuits(request: HttpRequest, tournament_id: int) -> HttpRespons
                 tier=d["tier"],
                 league=d["league"],
             )
-        except ApplicationError as exc:
+        except FORM_ERRORS as exc:  # a refusal (403/404) reaches the error page
             form.add_error(None, str(exc.message))
         else:
             messages.success(request, _("The request is sent to the owner of the circuit."))
