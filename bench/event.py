@@ -59,8 +59,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tournaments.permissions import SYSTEM
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hkk_tournament.settings")
 
@@ -81,6 +79,7 @@ from decks.selectors.cards import cards_for_game  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.management.commands.simulate_tournament import build_legal_deck  # noqa: E402
 from tournaments.models import Entry, Game, Match, Round, RoundSeat, Tournament  # noqa: E402
+from tournaments.permissions import SYSTEM  # noqa: E402
 
 
 def _register(tournament: Tournament, count: int, lists: int, rng: random.Random) -> None:

@@ -36,8 +36,6 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from tournaments.permissions import SYSTEM
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hkk_tournament.settings")
 
@@ -55,6 +53,7 @@ from decks.selectors.cards import cards_for_game  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.management.commands.simulate_tournament import build_legal_deck  # noqa: E402
 from tournaments.models import Entry, Tournament  # noqa: E402
+from tournaments.permissions import SYSTEM  # noqa: E402
 
 FAMILY = ["Kovács", "Nagy", "Szabó", "Tóth", "Horváth", "Kiss", "Varga", "Molnár", "Németh"]
 GIVEN = ["Péter", "Anna", "Ödön", "Zsófia", "Gábor", "Éva", "Lőrinc", "Ágnes", "Űrsula"]
