@@ -57,8 +57,11 @@ def names_of_entries(ids: Iterable[int | None]) -> dict[int, str]:
     wanted = {pk for pk in ids if pk is not None}
     if not wanted:
         return {}
-    rows = Entry.objects.filter(pk__in=wanted).values_list(
-        "id", "name", "family_name", "given_name"
+    # No ordering: the model's default one joins the tournament for nothing here.
+    rows = (
+        Entry.objects.filter(pk__in=wanted)
+        .order_by()
+        .values_list("id", "name", "family_name", "given_name")
     )
     return {pk: person_name(family, given, name) for pk, name, family, given in rows}
 
