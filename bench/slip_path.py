@@ -34,14 +34,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import venue  # sets up Django
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-
-from hkk_tournament.celery import app  # noqa: E402
-from tournaments.models import Game, Match  # noqa: E402
-from tournaments.services import jobs  # noqa: E402
+from hkk_tournament.celery import app
+from tournaments.models import Game, Match
+from tournaments.services import jobs
 
 
 def _queue_nowhere() -> None:
