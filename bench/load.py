@@ -421,12 +421,9 @@ class Meter:
         self.worker_cpu = _cpu_seconds(worker) if worker else 0.0
 
     def _pool(self, name: str, pids: list[int], used: float, count: int, unit: str) -> None:
-        per = used / count * 1000 if count else 0.0
         nice = sorted({n for n in map(_niceness, pids) if n is not None})
-        print(
-            f"{name} CPU: {used:.1f} s for {count} {unit} ({per:.2f} ms each); "
-            f"niceness {nice or '?'}"
-        )
+        each = f" for {count} {unit} ({used / count * 1000:.2f} ms each)" if count else ""
+        print(f"{name} CPU: {used:.1f} s{each}; niceness {nice or '?'}")
 
     def print(self, answered: int, recorded: int = 0) -> None:
         """Print the figures: ``answered`` public requests, ``recorded`` slips (201)."""
