@@ -32,6 +32,13 @@ Environment (all optional):
   with its own ``GUNICORN_BIND`` and ``WEB_CONCURRENCY``; the reverse proxy routes by method
   and stamps ``X-Request-Start`` so that reads which waited too long are shed (docs/
   production.md, "Reverse proxy").
+- ``GUNICORN_NICE`` (default empty: unchanged): the pool's CPU niceness, -20 (first) to 19
+  (last), applied by the master before it forks (``on_starting`` below), so every worker,
+  recycled ones included, inherits it (``hkk_tournament.priority``). At an event give the
+  public pool ``10`` and leave the staff pool at 0: on a busy machine the judges' writes then
+  get the CPU first and public reads queue and are shed. An invalid value stops the start with
+  a message naming it; a value below the current niceness needs root (systemd ``Nice=`` or
+  ``CPUWeight=`` are the unit-file equivalents, docs/production.md).
 - ``FORWARDED_ALLOW_IPS`` (Gunicorn's own variable, default ``127.0.0.1,::1``): the proxies whose
   ``X-Forwarded-Proto`` Gunicorn believes. Leave the default when the proxy runs on the same
   machine; never set ``*`` while the port can be reached from outside. Django uses
@@ -41,6 +48,8 @@ Environment (all optional):
 
 import multiprocessing
 import os
+
+from hkk_tournament.priority import apply_niceness, niceness_from_environment
 
 wsgi_app = "hkk_tournament.wsgi:application"
 bind = [os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")]
@@ -69,6 +78,15 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 proc_name = "hkk-tournament"
 # Gunicorn's control socket ($HOME/.gunicorn/gunicorn.ctl) is not used: signals and systemd are.
 control_socket_disable = True
+# Read now, so a mistyped value stops the start before anything listens (NicenessError).
+NICE = niceness_from_environment("GUNICORN_NICE")
+
+
+def on_starting(server):
+    """In the master, before the first worker is forked: set the pool's niceness
+    (``GUNICORN_NICE``, the docstring), which every worker inherits."""
+    if NICE is not None:
+        server.log.info("niceness %d (GUNICORN_NICE)", apply_niceness("GUNICORN_NICE", NICE))
 
 
 def post_worker_init(worker):

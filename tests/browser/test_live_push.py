@@ -1,7 +1,9 @@
 """Live push in a real browser: Chromium on a uvicorn node (Redis channel layer), the changes
 made through the services in this process. A player's pairing page shows the new round's own
-table within 2 s of the publish without a reload; the projector's clock pauses within 2 s;
-no JavaScript error and no Content-Security-Policy violation on either page."""
+table within 2 s of the publish without a reload; the projector's clock pauses within 2 s; the
+public round page writes a recorded slip's score into its table within 2 s without a reload
+(and with no axe-core violation); no JavaScript error and no Content-Security-Policy violation
+on any page."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.conftest import TIMEOUT_MS
 from tests.factories import UserFactory
@@ -104,3 +107,52 @@ def test_player_sees_new_table_and_projector_clock_pauses_within_two_seconds(chr
     assert player.problems == [] and projector.problems == []
     player.context.close()
     projector.context.close()
+
+
+def test_round_page_shows_a_recorded_slip_within_two_seconds(chromium, node):
+    rnd, _made = _draft(entries=6)
+    rnd = _service(services.round_publish, actor=SYSTEM, round=rnd)
+    first, second = rnd.matches.filter(entry_b__isnull=False).order_by("table")[:2]
+    visitor = _page(chromium, node)
+    visitor.goto(f"/tournaments/{rnd.tournament_id}/rounds/{rnd.number}/")
+    _live(visitor)
+    results = Axe().run(visitor)
+    assert results.violations_count == 0, results.generate_report()
+    row = visitor.locator(f"#table-{first.table}")
+    assert row.locator("[data-games]").inner_text().strip() == "0\u20130"
+
+    started = time.monotonic()
+    _service(
+        services.match_result_record,
+        actor=SYSTEM,
+        match=first,
+        result="2-1-0",
+        die_roll_winner=first.entry_a_id,
+    )
+    visitor.locator(f"#table-{first.table}[data-pushed-at]").wait_for(
+        state="attached", timeout=2000
+    )
+    assert time.monotonic() - started < 2.5  # 2 s for the push, the rest for the check's poll
+    assert row.locator("[data-games]").inner_text() == "2\u20131"
+    # The standings recomputed after the slip (eager here) push a new version: the page fetches
+    # its table again in the background, and the server's rendering agrees with the push.
+    tables = visitor.locator("[data-round-tables][data-refreshed-at]")
+    tables.wait_for(state="attached")
+    assert row.locator("[data-games]").inner_text() == "2\u20131"
+    # A draw, in the page's language (Hungarian).
+    _service(
+        services.match_result_record,
+        actor=SYSTEM,
+        match=second,
+        result="1-1-1",
+        die_roll_winner=second.entry_a_id,
+    )
+    visitor.locator(f"#table-{second.table}[data-pushed-at]").wait_for(
+        state="attached", timeout=2000
+    )
+    cell = visitor.locator(f"#table-{second.table} [data-games]")
+    assert cell.inner_text() == "1\u20131 (1 döntetlen)"
+    # Never reloaded: a reload would have dropped the mark of the background fetch.
+    assert tables.count() == 1
+    assert visitor.problems == []
+    visitor.context.close()

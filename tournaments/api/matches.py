@@ -475,12 +475,13 @@ class MatchResultApi(TournamentApi):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match = selectors.match_get(tournament=tournament, match_id=match_id)
-        services.match_result_record(
+        recorded = services.match_result_record(
             match=match,
             result=data["result"],
             die_roll_winner=data.get("die_roll_winner"),
             actor=request.user,
         )
-        response = match_response(tournament, match_id)
-        response.status_code = status.HTTP_201_CREATED
-        return response
+        # The service's match was re-read under its row lock and carries what it wrote: no
+        # second read of the match (a slip is the hottest write of an event day).
+        view = selectors.match_view(match=recorded)
+        return Response(MatchOutputSerializer(view).data, status=status.HTTP_201_CREATED)

@@ -28,6 +28,7 @@ from tournaments.selectors.entries import (
     name_order_by_entry,
     name_sort_key,
     names_by_entry,
+    names_of_entries,
     own_membership,
 )
 from tournaments.selectors.history import (
@@ -209,6 +210,7 @@ __all__ = [
     "name_order_by_entry",
     "name_sort_key",
     "names_by_entry",
+    "names_of_entries",
     "next_action",
     "next_right_view",
     "open_reports",

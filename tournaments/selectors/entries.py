@@ -7,6 +7,7 @@ penalties and result reporting)).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,23 @@ def names_by_entry(tournament: Tournament) -> dict[int, str]:
     Hungarian, given name first in English: ``models.entries.person_name``; a team's name as
     given). One query."""
     rows = tournament.entries.values_list("id", "name", "family_name", "given_name")
+    return {pk: person_name(family, given, name) for pk, name, family, given in rows}
+
+
+def names_of_entries(ids: Iterable[int | None]) -> dict[int, str]:
+    """Entry id → name as shown in the active language (as :func:`names_by_entry`), for the
+    entries ``ids`` only (``None`` ignored: a bye's missing seat B); one query, none when
+    ``ids`` is empty. A page or answer about one table reads its two names, not the event's
+    thousands."""
+    wanted = {pk for pk in ids if pk is not None}
+    if not wanted:
+        return {}
+    # No ordering: the model's default one joins the tournament for nothing here.
+    rows = (
+        Entry.objects.filter(pk__in=wanted)
+        .order_by()
+        .values_list("id", "name", "family_name", "given_name")
+    )
     return {pk: person_name(family, given, name) for pk, name, family, given in rows}
 
 

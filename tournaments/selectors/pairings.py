@@ -23,7 +23,11 @@ from tournaments.domain.match_structure import MatchStructure
 from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.models.entries import person_name
 from tournaments.permissions import player_entry_ids
-from tournaments.selectors.entries import name_order_by_entry, names_by_entry
+from tournaments.selectors.entries import (
+    name_order_by_entry,
+    names_by_entry,
+    names_of_entries,
+)
 from tournaments.selectors.matches import MatchScore, match_games, match_score, match_state
 from tournaments.selectors.paging import SearchedPage, name_matches, paginate, search_needle
 
@@ -290,9 +294,11 @@ def round_tables_page(*, round: Round, number: int, size: int, q: str = "") -> T
 
 
 def match_view(*, match: Match) -> MatchView:
-    """One match as :class:`MatchView` (for the result-entry page and the API)."""
+    """One match as :class:`MatchView` (for the result-entry page and the API); the names of
+    its two entries only (one query)."""
     tournament = match.round.tournament
-    return _match_view(match, names_by_entry(tournament), tournament)
+    names = names_of_entries((match.entry_a_id, match.entry_b_id))
+    return _match_view(match, names, tournament)
 
 
 def my_matches(*, tournament: Tournament, user: Any) -> list[MatchView]:

@@ -223,7 +223,7 @@ def match_result_record(
     Game.objects.bulk_create(games)
     supersede_open_reports(match, by=acting_user(actor), games=games)
     enqueue_standings(tournament.pk)
-    push_result(match)
+    push_result(match, games)
     return match
 
 

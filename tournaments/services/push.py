@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
@@ -29,7 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import selectors
-from tournaments.models import Match, PushEvent, Round
+from tournaments.models import Game, Match, PushEvent, Round
 from tournaments.selectors.clock import clock_read
 
 __all__ = [
@@ -140,11 +141,16 @@ def push_round(rnd: Round) -> PushEvent:
     )
 
 
-def push_result(match: Match) -> PushEvent:
+def push_result(match: Match, games: Sequence[Game] | None = None) -> PushEvent:
     """A result of ``match`` was recorded or corrected: ``results`` with ``{"results":
     [{"round", "table", "a", "b", "draws", "complete"}]}`` (games won by seat A and B, drawn
-    games; the app server merges the results of a second into one event)."""
-    score = selectors.match_score(match, list(match.games.order_by("number")))
+    games; the app server merges the results of a second into one event).
+
+    ``games``: the match's recorded games in order when the caller holds them already (read
+    under the match's row lock, plus the ones it just stored: no query); ``None`` reads them."""
+    if games is None:
+        games = list(match.games.order_by("number"))
+    score = selectors.match_score(match, games)
     return push_event(
         tournament_id=match.round.tournament_id,
         kind="results",

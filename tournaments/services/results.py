@@ -207,7 +207,7 @@ def _written(match: Match, games: list[Game], recorded_by: Any) -> None:
     push the table's score to the open pages."""
     supersede_open_reports(match, by=recorded_by, games=games)
     enqueue_standings(match.round.tournament.pk)
-    push_result(match)
+    push_result(match, games)
 
 
 @transaction.atomic

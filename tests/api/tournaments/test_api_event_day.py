@@ -34,6 +34,34 @@ def test_match_result_records_the_games(api, owner):
     assert not any(g["details_reported"] for g in body["games"])
 
 
+#: A slip through the API: the token, the event and the caller's role, the match; the service's
+#: statements (``MAX_SLIP_QUERIES`` of the service test, and the judge's own-match check); the
+#: answer's two names and the match's games. The same at 4 and at 4,096 entries.
+MAX_SLIP_API_QUERIES = 17
+
+
+def test_a_slip_answer_reads_its_two_names_only(api, owner, django_assert_max_num_queries):
+    t, rnd = published_round(owner, entries=12)
+    m = first_real_match(rnd)
+    with django_assert_max_num_queries(MAX_SLIP_API_QUERIES) as ctx:
+        r = api.post(
+            url(t, f"matches/{m.pk}/result/"),
+            {"result": "2-0-0", "die_roll_winner": m.entry_a_id},
+            content_type=J,
+        )
+    assert r.status_code == 201, r.json()
+    names = [
+        q["sql"] for q in ctx.captured_queries if '"tournaments_entry"."given_name"' in q["sql"]
+    ]
+    assert len(names) == 1, names
+    assert f"IN ({m.entry_a_id}, {m.entry_b_id})" in names[0] or (
+        f"IN ({m.entry_b_id}, {m.entry_a_id})" in names[0]
+    )
+    assert "tournaments_tournament" not in names[0]  # no ordering join either
+    body = r.json()
+    assert (body["a_name"], body["b_name"]) == (m.entry_a.name, m.entry_b.name)
+
+
 def test_match_result_errors(api, owner, outsider):
     t, rnd = published_round(owner)
     m = first_real_match(rnd)

@@ -285,3 +285,29 @@ def test_live_etags_differ_per_page_search_and_fragment(live_event):
     assert len(set(tags)) == len(variants)
     for params, tag in zip(variants, tags, strict=True):
         assert client.get(url, params, HTTP_IF_NONE_MATCH=tag).status_code == 304
+
+
+def test_a_published_round_page_follows_the_push_and_a_finished_one_does_not(client):
+    """The round page of a published round carries the event stream and its results script
+    (``round.js``: pushed scores written in place, polling without the stream) over its tables,
+    with the draws in the page's language; a finished round's page neither."""
+    t, _made = public_event(entries=4)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=1)
+    )
+    body = client.get(f"/tournaments/{t.pk}/rounds/{rnd.number}/").content.decode()
+    assert f'data-push-url="/tournaments/{t.pk}/events/"' in body
+    assert re.search(r'src="/static/tournaments/round(\.[0-9a-f]+)?\.js"', body)
+    region = re.search(r"<div class=\"table-wrap\" data-round-tables[^>]*>", body)
+    assert region is not None
+    assert f'data-round="{rnd.number}"' in region.group(0)
+    assert 'data-draw-one="1 döntetlen"' in region.group(0)
+    assert body.count("data-games") == len(rnd.matches.all())
+    for m in rnd.matches.filter(entry_b__isnull=False):
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="2-0-0", die_roll_winner=m.entry_a_id
+        )
+    services.round_finish(actor=SYSTEM, round=rnd)
+    body = client.get(f"/tournaments/{t.pk}/rounds/{rnd.number}/").content.decode()
+    assert "data-push-url" not in body and "data-round-tables" not in body
+    assert "/static/tournaments/round" not in body
