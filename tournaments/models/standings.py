@@ -16,6 +16,12 @@ class StandingsSnapshot(models.Model):
     finished. ``version`` grows by one with every recompute (the pages' ETag);
     ``recompute_requested_at`` is set by the first result after a recompute and cleared when
     the next recompute starts, so a burst of results queues one recompute (``services.jobs``).
+
+    ``inputs_generation`` grows by one in the transaction of every write that changes what the
+    standings are computed from (``services.standings.standings_inputs_changed``: results,
+    drops, late entries, a round published, unpublished or finished); ``rows_generation`` is
+    the ``inputs_generation`` the ``rows`` were computed from (``None``: unknown). The rows are
+    current exactly when the two are equal (pairing then reads them instead of recomputing).
     """
 
     tournament = models.OneToOneField(
@@ -31,6 +37,8 @@ class StandingsSnapshot(models.Model):
     recompute_requested_at = models.DateTimeField(
         _("recompute requested at"), null=True, blank=True
     )
+    inputs_generation = models.PositiveBigIntegerField(_("inputs generation"), default=0)
+    rows_generation = models.PositiveBigIntegerField(_("rows generation"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("standings snapshot")

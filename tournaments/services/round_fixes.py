@@ -40,6 +40,7 @@ from tournaments.services.results_archive import (
     round_result_counts,
 )
 from tournaments.services.rounds import round_pair_next
+from tournaments.services.standings import standings_inputs_changed
 
 R = Round.Status
 A = TournamentAction.Kind
@@ -226,6 +227,7 @@ def round_unpublish(
     rnd.status = R.DRAFT
     rnd.published_at = None
     rnd.save(update_fields=["status", "published_at"])
+    standings_inputs_changed(tournament_id=tournament.pk)  # a draft round counts nothing
     push_round(rnd)
     return rnd
 

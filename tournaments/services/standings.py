@@ -26,7 +26,9 @@ from tournaments.services.csv_files import SafeCsvWriter
 from tournaments.services.push import push_event
 
 
-def _listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
+def listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
+    """``(listed, dropped)``: the ids of the entries the standings list (all but those who
+    left before the event began, MTR 2.10) and of those among them who dropped later."""
     listed, dropped = [], set()
     for pk, after in tournament.entries.values_list("id", "dropped_after_round"):
         if after == 0:
@@ -43,7 +45,7 @@ def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
     after the event began stay listed (``dropped``). Read-only, no transaction needed. The
     results are read as plain rows (``selectors.match_tallies``) and ranked in integers
     (``standings.rank_tallies``)."""
-    listed, dropped = _listed_entries(tournament)
+    listed, dropped = listed_entries(tournament)
     return standings_domain.rank_tallies(
         listed,
         selectors.match_tallies(tournament),
@@ -134,25 +136,95 @@ def standings_claim_recompute(*, tournament_id: int) -> bool:
     return True
 
 
+def _create_snapshot_row(tournament_id: int, **values: Any) -> bool:
+    """Create the (empty, ``version`` 0: no reader shows it) snapshot row of ``tournament_id``
+    in a savepoint; ``False`` when it exists (a concurrent creator made this wait, then lose)."""
+    try:
+        with transaction.atomic():
+            StandingsSnapshot.objects.create(
+                tournament_id=tournament_id, computed_at=timezone.now(), **values
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+def standings_inputs_changed(*, tournament_id: int) -> None:
+    """Record, inside the caller's transaction, that what the standings of ``tournament_id``
+    are computed from has changed (a result recorded, corrected or deleted, a drop, a late
+    entry, a round published, unpublished or finished): ``StandingsSnapshot.inputs_generation``
+    grows by one and commits or rolls back with the change itself, so a snapshot whose
+    ``rows_generation`` equals it was computed from exactly the committed inputs
+    (:func:`standings_current_rows`). ``services.jobs.enqueue_standings`` calls it for every
+    write that queues a recompute.
+
+    One ``UPDATE`` of the snapshot row (it then stays locked until the caller commits, so
+    writers of one event wait there for each other's commit, never for more). The row is
+    created when missing; only writers that hold the tournament lock create it (publishing a
+    round does, before any result of the event can be recorded): the new row's foreign key is
+    checked at commit with a ``KEY SHARE`` lock on the tournament, which a result's transaction
+    (it holds its round ``FOR SHARE``) must never wait for while finishing the round waits for
+    that round lock."""
+    assert transaction.get_connection().in_atomic_block, "the change's transaction is needed"
+    bump = F("inputs_generation") + 1
+    rows = StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+    if not rows.update(inputs_generation=bump) and not _create_snapshot_row(
+        tournament_id, inputs_generation=1
+    ):
+        rows.update(inputs_generation=bump)  # created meanwhile by a concurrent writer
+
+
+def standings_current_rows(*, tournament_id: int) -> list[dict[str, Any]] | None:
+    """The stored standings rows of ``tournament_id`` (:func:`standings_rows`' shape) when they
+    are provably current, else ``None`` (no snapshot, or a standings input changed since it was
+    computed: ``rows_generation != inputs_generation``). Both generations and the rows are read
+    in one statement, so they belong to one committed version of the row. A change committed
+    after that statement is ordered after the caller's read, as for any other read."""
+    got = (
+        StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+        .values_list("rows_generation", "inputs_generation", "rows")
+        .first()
+    )
+    if got is None or got[0] is None or got[0] != got[1]:
+        return None
+    return list(got[2])
+
+
 def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
     """Recompute and store the cached standings of a tournament (idempotent; used by
-    ``standings_recompute_task``); the snapshot's ``version`` grows by one.
+    ``standings_recompute_task``); the snapshot's ``version`` grows by one and its
+    ``rows_generation`` is the ``inputs_generation`` read before the results (the row is
+    created first when missing).
 
     The request mark is cleared *before* the results are read (in its own statement, committed
     at once when called outside a transaction, as by the task), so a result committed while
     this runs claims a new recompute (``standings_claim_recompute``) and is never lost."""
-    StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(
+    if not StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(
         recompute_requested_at=None
-    )
+    ):
+        # Created (and, outside a transaction, committed) before the generation is read: every
+        # change committed from then on bumps this row, and the transaction below only updates
+        # a committed row (no foreign key check, so no lock on the tournament at its commit).
+        _create_snapshot_row(tournament_id)
     with transaction.atomic():
+        # Read before the inputs (a statement of its own): the rows below are computed from
+        # this generation's inputs or newer ones; a change committed meanwhile bumped the
+        # generation past it, so the rows are never taken for current when they are not.
+        generation = StandingsSnapshot.objects.values_list("inputs_generation", flat=True).get(
+            tournament_id=tournament_id
+        )
         tournament = Tournament.objects.get(pk=tournament_id)
         rows = standings_rows(tournament=tournament)
         after = tournament.rounds.filter(status=Round.Status.FINISHED).count()
-        values = {"computed_at": timezone.now(), "rows": rows, "after_round": after}
-        if not StandingsSnapshot.objects.filter(tournament=tournament).update(
+        values = {
+            "computed_at": timezone.now(),
+            "rows": rows,
+            "after_round": after,
+            "rows_generation": generation,
+        }
+        StandingsSnapshot.objects.filter(tournament=tournament).update(
             version=F("version") + 1, **values
-        ):
-            StandingsSnapshot.objects.create(tournament=tournament, version=1, **values)
+        )
         # The rows just written are not read back (about 1 MB at 4,096 entries).
         snapshot = StandingsSnapshot.objects.defer("rows").get(tournament=tournament)
         snapshot.rows = rows
