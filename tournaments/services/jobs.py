@@ -45,7 +45,9 @@ META_RECOMPUTE = "tournaments.meta_recompute"
 STANDINGS_DEBOUNCE_SECONDS = 10.0
 
 
-def enqueue_standings(tournament_id: int, *, at_once: bool = False) -> None:
+def enqueue_standings(
+    tournament_id: int, *, match_id: int | None = None, at_once: bool = False
+) -> None:
     """Recompute the cached standings of ``tournament_id`` (``StandingsSnapshot``) after the
     current transaction commits, coalesced per event: once per transaction, and after the
     commit only if no recompute is requested yet (``services.standings.
@@ -54,10 +56,10 @@ def enqueue_standings(tournament_id: int, *, at_once: bool = False) -> None:
     recompute waits ``STANDINGS_DEBOUNCE_SECONDS``, so a burst of results queues one; eager mode
     (no broker) recomputes at once after the commit.
 
-    Every caller changes what the standings are computed from, so this also bumps the
-    snapshot's ``inputs_generation`` inside the current transaction
-    (``services.standings.standings_inputs_changed``: the one write that waits for other
-    results of the event, for their commit only).
+    Every caller changes what the standings are computed from, so this also records the change
+    inside the current transaction (``services.standings.standings_inputs_changed``):
+    ``match_id`` names the match whose result was written (its row locked by the caller);
+    without it the caller holds the tournament lock.
 
     ``at_once``: a step people wait for (a finished round) recomputes without waiting and
     without the claim; a pending debounced recompute still runs later (it is idempotent)."""
@@ -65,7 +67,7 @@ def enqueue_standings(tournament_id: int, *, at_once: bool = False) -> None:
     # module must not depend on at import time.
     from tournaments.services.standings import standings_claim_recompute, standings_inputs_changed
 
-    standings_inputs_changed(tournament_id=tournament_id)
+    standings_inputs_changed(tournament_id=tournament_id, match_id=match_id)
     key: JobKey = (STANDINGS_RECOMPUTE, (("tournament_id", tournament_id),))
     batch = open_batch()
     if at_once:

@@ -136,6 +136,8 @@ def _discard(
         params["deleted_results"] = deleted
     _record(tournament, kind, by=by, reason=reason, round_number=rnd.number, params=params)
     rnd.delete()
+    # Its matches' result versions leave the event's sum (standings_current_rows).
+    standings_inputs_changed(tournament_id=tournament.pk)
 
 
 @transaction.atomic
@@ -305,6 +307,7 @@ def entry_drop_and_repair(*, entry: Entry, actor: Any, reason: str = "") -> Roun
         params={"tables": _tables(rnd), "seed": rnd.seed},
     )
     rnd.delete()
+    standings_inputs_changed(tournament_id=tournament.pk)  # its matches left the event
     return round_pair_next(tournament=tournament, actor=actor)
 
 

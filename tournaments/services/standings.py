@@ -11,7 +11,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import BigIntegerField, F, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -149,23 +150,23 @@ def _create_snapshot_row(tournament_id: int, **values: Any) -> bool:
     return True
 
 
-def standings_inputs_changed(*, tournament_id: int) -> None:
+def standings_inputs_changed(*, tournament_id: int, match_id: int | None = None) -> None:
     """Record, inside the caller's transaction, that what the standings of ``tournament_id``
-    are computed from has changed (a result recorded, corrected or deleted, a drop, a late
-    entry, a round published, unpublished or finished): ``StandingsSnapshot.inputs_generation``
-    grows by one and commits or rolls back with the change itself, so a snapshot whose
-    ``rows_generation`` equals it was computed from exactly the committed inputs
-    (:func:`standings_current_rows`). ``services.jobs.enqueue_standings`` calls it for every
-    write that queues a recompute.
+    are computed from has changed, so a stored snapshot computed before is never taken for
+    current (:func:`standings_current_rows`). ``services.jobs.enqueue_standings`` calls it for
+    every write that queues a recompute.
 
-    One ``UPDATE`` of the snapshot row (it then stays locked until the caller commits, so
-    writers of one event wait there for each other's commit, never for more). The row is
-    created when missing; only writers that hold the tournament lock create it (publishing a
-    round does, before any result of the event can be recorded): the new row's foreign key is
-    checked at commit with a ``KEY SHARE`` lock on the tournament, which a result's transaction
-    (it holds its round ``FOR SHARE``) must never wait for while finishing the round waits for
-    that round lock."""
+    ``match_id``: a result write (games, time called) of that match, whose row the caller holds
+    locked (``locked_match``): its ``result_version`` grows by one (one ``UPDATE`` of that row:
+    results of different tables never wait for each other). Without: a write under the
+    tournament lock (a drop, a late entry, a round published, unpublished, finished or
+    discarded, a bye given …): the snapshot's ``inputs_generation`` grows by one, the row
+    created when missing (a foreign key checked at commit, harmless under the tournament lock).
+    Either counter commits or rolls back with the change itself."""
     assert transaction.get_connection().in_atomic_block, "the change's transaction is needed"
+    if match_id is not None:
+        Match.objects.filter(pk=match_id).update(result_version=F("result_version") + 1)
+        return
     bump = F("inputs_generation") + 1
     rows = StandingsSnapshot.objects.filter(tournament_id=tournament_id)
     if not rows.update(inputs_generation=bump) and not _create_snapshot_row(
@@ -174,27 +175,42 @@ def standings_inputs_changed(*, tournament_id: int) -> None:
         rows.update(inputs_generation=bump)  # created meanwhile by a concurrent writer
 
 
+def _live_results(tournament_id: int) -> Subquery:
+    """The event's sum of ``Match.result_version`` (0 without a match), as a subquery."""
+    total = (
+        Match.objects.filter(round__tournament_id=tournament_id)
+        .order_by()
+        .values("round__tournament_id")
+        .annotate(total=Sum("result_version"))
+        .values("total")
+    )
+    return Coalesce(Subquery(total), Value(0), output_field=BigIntegerField())
+
+
 def standings_current_rows(*, tournament_id: int) -> list[dict[str, Any]] | None:
     """The stored standings rows of ``tournament_id`` (:func:`standings_rows`' shape) when they
-    are provably current, else ``None`` (no snapshot, or a standings input changed since it was
-    computed: ``rows_generation != inputs_generation``). Both generations and the rows are read
-    in one statement, so they belong to one committed version of the row. A change committed
-    after that statement is ordered after the caller's read, as for any other read."""
+    are provably current, else ``None``: no snapshot, or a standings input changed since the
+    rows were computed (``rows_generation`` ≠ ``inputs_generation``, or ``rows_results`` ≠
+    the event's sum of result versions, which only grows while the generation stays: a match
+    is deleted only under the tournament lock, which bumps the generation). The counters, the
+    live sum and the rows are read in one statement, so they belong to one committed state; a
+    change committed after it is ordered after the caller's read, as for any other read."""
     got = (
         StandingsSnapshot.objects.filter(tournament_id=tournament_id)
-        .values_list("rows_generation", "inputs_generation", "rows")
+        .annotate(live_results=_live_results(tournament_id))
+        .values_list("rows_generation", "rows_results", "inputs_generation", "live_results", "rows")
         .first()
     )
-    if got is None or got[0] is None or got[0] != got[1]:
+    if got is None or got[0] is None or (got[0], got[1]) != (got[2], got[3]):
         return None
-    return list(got[2])
+    return list(got[4])
 
 
 def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
     """Recompute and store the cached standings of a tournament (idempotent; used by
-    ``standings_recompute_task``); the snapshot's ``version`` grows by one and its
-    ``rows_generation`` is the ``inputs_generation`` read before the results (the row is
-    created first when missing).
+    ``standings_recompute_task``); the snapshot's ``version`` grows by one; its
+    ``rows_generation`` and ``rows_results`` are the ``inputs_generation`` and the event's sum of
+    result versions read before the results (the row is created first when missing).
 
     The request mark is cleared *before* the results are read (in its own statement, committed
     at once when called outside a transaction, as by the task), so a result committed while
@@ -207,11 +223,14 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
         # a committed row (no foreign key check, so no lock on the tournament at its commit).
         _create_snapshot_row(tournament_id)
     with transaction.atomic():
-        # Read before the inputs (a statement of its own): the rows below are computed from
-        # this generation's inputs or newer ones; a change committed meanwhile bumped the
-        # generation past it, so the rows are never taken for current when they are not.
-        generation = StandingsSnapshot.objects.values_list("inputs_generation", flat=True).get(
-            tournament_id=tournament_id
+        # Read before the inputs (one statement of its own): the rows below are computed from
+        # these counters' inputs or newer ones; a change committed meanwhile moved a counter
+        # past them, so the rows are never taken for current when they are not.
+        generation, results = (
+            StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+            .annotate(live_results=_live_results(tournament_id))
+            .values_list("inputs_generation", "live_results")
+            .get()
         )
         tournament = Tournament.objects.get(pk=tournament_id)
         rows = standings_rows(tournament=tournament)
@@ -221,6 +240,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
             "rows": rows,
             "after_round": after,
             "rows_generation": generation,
+            "rows_results": results,
         }
         StandingsSnapshot.objects.filter(tournament=tournament).update(
             version=F("version") + 1, **values

@@ -149,7 +149,17 @@ def test_a_stale_snapshot_is_never_read():
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "write",
-    ["pair_with_bye", "publish", "result", "finish", "drop", "late_entry", "unpublish"],
+    [
+        "pair_with_bye",
+        "publish",
+        "result",
+        "game",
+        "finish",
+        "drop",
+        "late_entry",
+        "unpublish",
+        "discard",
+    ],
 )
 def test_every_standings_write_makes_the_snapshot_stale(write):
     t, entries = make_tournament(
@@ -179,10 +189,20 @@ def test_every_standings_write_makes_the_snapshot_stale(write):
             services.round_finish(actor=SYSTEM, round=rnd)
         elif write == "drop":
             services.entry_drop(entry=entries[0])
+        elif write == "game":
+            play(match, ["a"])
         elif write == "late_entry":
             services.entry_register_late(tournament=t, player="Késő Kata")
-        else:
+        elif write == "unpublish":
             services.round_unpublish(actor=SYSTEM, round=rnd, reason="wrong tables")
+        else:  # a draft round whose tables had results (deleted by unpublishing) is discarded
+            play(match, ["a", "a"])
+            rnd = services.round_unpublish(
+                actor=SYSTEM, round=rnd, reason="wrong tables", delete_results=True
+            )
+            services.standings_refresh(tournament_id=t.pk)
+            assert _current(t)
+            services.round_discard(actor=SYSTEM, round=rnd, reason="pair again")
     assert not _current(t)
     services.standings_refresh(tournament_id=t.pk)
     assert _current(t)
