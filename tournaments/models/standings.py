@@ -25,7 +25,7 @@ class StandingsSnapshot(models.Model):
     wait for each other). ``rows_generation`` and ``rows_results`` are the generation and the
     event's sum of result versions read before the ``rows`` were computed (``None``: unknown);
     the rows are current exactly when both still equal the live values
-    (``services.standings.standings_current_rows``; pairing then reads them).
+    (``services.standings.standings_current_ranks``; pairing then reads them).
     """
 
     tournament = models.OneToOneField(

@@ -136,7 +136,7 @@ def _discard(
         params["deleted_results"] = deleted
     _record(tournament, kind, by=by, reason=reason, round_number=rnd.number, params=params)
     rnd.delete()
-    # Its matches' result versions leave the event's sum (standings_current_rows).
+    # Its matches' result versions leave the event's sum (standings_current_ranks).
     standings_inputs_changed(tournament_id=tournament.pk)
 
 

@@ -54,7 +54,7 @@ def pairing_standings(
     one query), ranked among them as the standings page ranks them.
 
     Read from the stored snapshot when it is provably current
-    (``standings.standings_current_rows``: no standings input changed since it was computed)
+    (``standings.standings_current_ranks``: no standings input changed since it was computed)
     and lists exactly ``listed``; otherwise computed from the results as
     ``standings_compute`` does (two queries: the matches with their game counts and the desk's
     missed rounds). Both give the same values; the snapshot saves about a third of pairing a
@@ -62,9 +62,9 @@ def pairing_standings(
     if listed is None:
         listed = standings_service.listed_entries(tournament)[0]
     wanted = set(listed)
-    rows = standings_service.standings_current_rows(tournament_id=tournament.pk)
-    if rows is not None and len(rows) == len(wanted) and {r["entry"] for r in rows} == wanted:
-        return {r["entry"]: (r["match_points"], r["rank"]) for r in rows}
+    stored = standings_service.standings_current_ranks(tournament_id=tournament.pk)
+    if stored is not None and stored.keys() == wanted:
+        return stored
     computed = standings_domain.rank_tallies(
         sorted(wanted),
         selectors.match_tallies(tournament),

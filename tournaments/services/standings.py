@@ -10,7 +10,7 @@ import io
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, F, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -153,7 +153,7 @@ def _create_snapshot_row(tournament_id: int, **values: Any) -> bool:
 def standings_inputs_changed(*, tournament_id: int, match_id: int | None = None) -> None:
     """Record, inside the caller's transaction, that what the standings of ``tournament_id``
     are computed from has changed, so a stored snapshot computed before is never taken for
-    current (:func:`standings_current_rows`). ``services.jobs.enqueue_standings`` calls it for
+    current (:func:`standings_current_ranks`). ``services.jobs.enqueue_standings`` calls it for
     every write that queues a recompute.
 
     ``match_id``: a result write (games, time called) of that match, whose row the caller holds
@@ -175,7 +175,7 @@ def standings_inputs_changed(*, tournament_id: int, match_id: int | None = None)
         rows.update(inputs_generation=bump)  # created meanwhile by a concurrent writer
 
 
-def _live_results(tournament_id: int) -> Subquery:
+def _live_results(tournament_id: int) -> Coalesce:
     """The event's sum of ``Match.result_version`` (0 without a match), as a subquery."""
     total = (
         Match.objects.filter(round__tournament_id=tournament_id)
@@ -187,23 +187,73 @@ def _live_results(tournament_id: int) -> Subquery:
     return Coalesce(Subquery(total), Value(0), output_field=BigIntegerField())
 
 
-def standings_current_rows(*, tournament_id: int) -> list[dict[str, Any]] | None:
-    """The stored standings rows of ``tournament_id`` (:func:`standings_rows`' shape) when they
+def standings_current_ranks(*, tournament_id: int) -> dict[int, tuple[int, int]] | None:
+    """``{entry: (match points, rank)}`` of the stored standings of ``tournament_id`` when they
     are provably current, else ``None``: no snapshot, or a standings input changed since the
-    rows were computed (``rows_generation`` ≠ ``inputs_generation``, or ``rows_results`` ≠
-    the event's sum of result versions, which only grows while the generation stays: a match
-    is deleted only under the tournament lock, which bumps the generation). The counters, the
-    live sum and the rows are read in one statement, so they belong to one committed state; a
-    change committed after it is ordered after the caller's read, as for any other read."""
+    rows were computed (``rows_generation`` ≠ ``inputs_generation``, or ``rows_results`` ≠ the
+    event's sum of result versions, which only grows while the generation stays: a match is
+    deleted only under the tournament lock, which bumps the generation).
+
+    The counters, the live sum and the rows are read in one statement, so they belong to one
+    committed state; a change committed after it is ordered after the caller's read, as for any
+    other read. On PostgreSQL the database takes the three values per entry out of the stored
+    JSON (``jsonb_to_recordset``: no megabyte of JSON parsed in Python); elsewhere the rows are
+    read whole."""
+    if connection.vendor == "postgresql":
+        got = _current_ranks_postgresql(tournament_id)
+    else:
+        got = _current_ranks_portable(tournament_id)
+    if got is None:
+        return None
+    counters, ranks = got
+    if counters[0] is None or (counters[0], counters[1]) != (counters[2], counters[3]):
+        return None
+    return ranks
+
+
+Counters = tuple[int | None, int | None, int, int]
+
+
+def _current_ranks_postgresql(
+    tournament_id: int,
+) -> tuple[Counters, dict[int, tuple[int, int]]] | None:
+    """One statement: the snapshot's counters, the live sum of result versions (evaluated once)
+    and one ``(entry, match points, rank)`` row per stored standings row."""
+    quote = connection.ops.quote_name
+    snapshot, match, rnd = (quote(m._meta.db_table) for m in (StandingsSnapshot, Match, Round))
+    sql = (
+        "SELECT s.rows_generation, s.rows_results, s.inputs_generation, "
+        f"(SELECT COALESCE(SUM(m.result_version), 0) FROM {match} m "
+        f"JOIN {rnd} r ON r.id = m.round_id WHERE r.tournament_id = %s), "
+        "x.entry, x.match_points, x.rank "
+        f"FROM {snapshot} s LEFT JOIN LATERAL jsonb_to_recordset(s.rows) "
+        "AS x(entry bigint, match_points bigint, rank bigint) ON TRUE "
+        "WHERE s.tournament_id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id, tournament_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    counters: Counters = (rows[0][0], rows[0][1], rows[0][2], int(rows[0][3]))
+    return counters, {e: (mp, rank) for *_c, e, mp, rank in rows if e is not None}
+
+
+def _current_ranks_portable(
+    tournament_id: int,
+) -> tuple[Counters, dict[int, tuple[int, int]]] | None:
+    """:func:`_current_ranks_postgresql` through the ORM (one statement; the rows parsed)."""
     got = (
         StandingsSnapshot.objects.filter(tournament_id=tournament_id)
         .annotate(live_results=_live_results(tournament_id))
         .values_list("rows_generation", "rows_results", "inputs_generation", "live_results", "rows")
         .first()
     )
-    if got is None or got[0] is None or (got[0], got[1]) != (got[2], got[3]):
+    if got is None:
         return None
-    return list(got[4])
+    *counters, rows = got
+    ranks = {r["entry"]: (r["match_points"], r["rank"]) for r in rows}
+    return (counters[0], counters[1], counters[2], int(counters[3])), ranks
 
 
 def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:

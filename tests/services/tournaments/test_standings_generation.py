@@ -3,7 +3,7 @@
 Every write that changes what the standings are computed from bumps the snapshot's
 ``inputs_generation`` in its own transaction; a recompute stores the generation it read before
 the results as ``rows_generation``; pairing uses the stored rows only when the two are equal
-(``services.standings_current_rows``), else computes them as before. These tests show that
+(``services.standings_current_ranks``), else computes them as before. These tests show that
 each such write makes the snapshot stale, that pairing with a current snapshot gives exactly the
 pairings computed from the results, that a stale snapshot is never read, and (on PostgreSQL)
 that a recompute racing a write never leaves stale rows marked current
@@ -53,17 +53,18 @@ def _pair_and_roll_back(t: Tournament, seed: int) -> list[tuple[int, int, int | 
     """The tables ``round_pair_next`` draws for ``t`` with ``seed``; nothing is kept."""
     with transaction.atomic():
         rnd = services.round_pair_next(actor=SYSTEM, tournament=t, seed=seed)
-        tables = list(
-            Match.objects.filter(round=rnd)
+        tables: list[tuple[int, int, int | None]] = [
+            (table, a, b)
+            for table, a, b in Match.objects.filter(round=rnd)
             .order_by("table")
             .values_list("table", "entry_a_id", "entry_b_id")
-        )
+        ]
         transaction.set_rollback(True)
     return tables
 
 
 def _current(t: Tournament) -> bool:
-    return services.standings_current_rows(tournament_id=t.pk) is not None
+    return services.standings_current_ranks(tournament_id=t.pk) is not None
 
 
 def _no_tallies(*args: Any, **kwargs: Any) -> Any:
