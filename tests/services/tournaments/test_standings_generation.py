@@ -210,17 +210,22 @@ def test_every_standings_write_makes_the_snapshot_stale(write):
 
 
 @pytest.mark.django_db
-def test_a_write_after_the_recompute_read_its_generation_leaves_the_rows_stale(monkeypatch):
-    """The recompute reads the generation before the results: a change that lands while it
-    computes (here: right after the rows are computed) keeps the stored rows stale."""
+@pytest.mark.parametrize("change", ["event", "result"])
+def test_a_write_after_the_recompute_read_its_counters_leaves_the_rows_stale(monkeypatch, change):
+    """The recompute reads the counters before the results: a change that lands while it
+    computes (here: right after the rows are computed; a write under the tournament lock, or a
+    result bumping its match's version) keeps the stored rows stale."""
     rng = random.Random(7)
     t, _ = make_tournament(entries=6, decks=False, planned_rounds=4)
     t = _played(t, 1, rng)
     compute = standings_service.standings_rows
+    match_id = Match.objects.filter(round__tournament=t).values_list("pk", flat=True).first()
 
     def compute_then_change(*, tournament: Tournament) -> list[dict[str, Any]]:
         rows = compute(tournament=tournament)
-        standings_service.standings_inputs_changed(tournament_id=tournament.pk)
+        standings_service.standings_inputs_changed(
+            tournament_id=tournament.pk, match_id=match_id if change == "result" else None
+        )
         return rows
 
     monkeypatch.setattr(standings_service, "standings_rows", compute_then_change)
@@ -317,3 +322,47 @@ def test_a_recompute_racing_a_standings_write_never_marks_stale_rows_current(mon
     services.standings_refresh(tournament_id=t.pk)
     assert _current(t)
     assert _pair_and_roll_back(t, seed) == from_snapshot
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="needs PostgreSQL row locks and two connections"
+)
+def test_a_result_committed_while_a_recompute_runs_leaves_its_rows_stale(monkeypatch):
+    """A result never waits for a recompute (it locks only its match): one committed while the
+    recompute holds its transaction open, after the rows were computed, leaves those rows
+    stale (the event's sum of result versions moved past the one the recompute read)."""
+    monkeypatch.setattr(jobs, "open_batch", _NoJobs)
+    rng = random.Random(17)
+    t, _ = make_tournament(entries=8, decks=False, planned_rounds=5)
+    t = _played(t, 2, rng)
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
+    )
+    services.standings_refresh(tournament_id=t.pk)
+    assert _current(t)
+    started, release = threading.Event(), threading.Event()
+
+    def held_before_commit(**kwargs: Any) -> None:
+        started.set()
+        release.wait(timeout=10)
+
+    monkeypatch.setattr(standings_service, "push_event", held_before_commit)
+    thread, box = _in_thread(partial(services.standings_refresh, tournament_id=t.pk))
+    thread.start()
+    assert started.wait(timeout=10)
+    try:
+        match = rnd.matches.filter(entry_b__isnull=False).order_by("table").first()
+        services.match_result_record(
+            actor=SYSTEM, match=match, result="2-0-0", die_roll_winner=match.entry_a_id
+        )
+        assert thread.is_alive()  # the recompute's transaction was still open meanwhile
+    finally:
+        release.set()
+        thread.join(timeout=15)
+    assert "error" not in box, box
+    assert not _current(t)
+    monkeypatch.undo()
+    services.standings_refresh(tournament_id=t.pk)
+    assert _current(t)
