@@ -57,8 +57,8 @@ def pairing_standings(
     (``standings.standings_current_ranks``: no standings input changed since it was computed)
     and lists exactly ``listed``; otherwise computed from the results as
     ``standings_compute`` does (two queries: the matches with their game counts and the desk's
-    missed rounds). Both give the same values; the snapshot saves about a third of pairing a
-    4,096-entry round."""
+    missed rounds). Both give the same values; the snapshot halves the CPU of pairing a
+    4,096-entry round (``bench/service_paths.py``)."""
     if listed is None:
         listed = standings_service.listed_entries(tournament)[0]
     wanted = set(listed)

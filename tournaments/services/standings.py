@@ -290,7 +290,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
             "rows": rows,
             "after_round": after,
             "rows_generation": generation,
-            "rows_results": results,
+            "rows_results": int(results),  # SUM is numeric on PostgreSQL
         }
         StandingsSnapshot.objects.filter(tournament=tournament).update(
             version=F("version") + 1, **values
