@@ -19,11 +19,14 @@ request of a freshly recycled worker does):
 
 1. ``standings_compute`` of the event (read the results, compute every tiebreaker exactly);
 2. ``round_pair_next`` of the next round (load, checks, candidates, pair, bulk insert), inside
-   a transaction that is rolled back, so every run pairs the same round number.
+   a transaction that is rolled back, so every run pairs the same round number. It reads the
+   stored standings when they are current (``services.standings_current_ranks``; each run says
+   whether they were), as they are at the venue once the worker has recomputed them.
 
 Between two runs the data changes as at the venue: the results of ``--changes`` random matches
-of the last round are corrected (their game winners flipped) and the snapshot is refreshed, so
-no run sees the standings of the one before.
+of the last round are corrected (their game winners flipped, their matches' result versions
+bumped as the result services do) and the snapshot is refreshed, so no run sees the standings
+of the one before.
 
 Printed per run and as the median: wall seconds and CPU seconds of the measuring process
 (``time.process_time``: Python's share; the database's work is in the wall time only). On a
@@ -156,6 +159,7 @@ def _analyze() -> None:
 def _change(event: int, changes: int, rng: random.Random) -> None:
     """Correct ``changes`` random results of the event's last round (flip the winners of
     their games) and refresh the standings snapshot, as a judge's corrections would."""
+    from django.db import transaction
     from django.db.models import Case, F, Value, When
 
     from tournaments import services
@@ -168,10 +172,16 @@ def _change(event: int, changes: int, rng: random.Random) -> None:
             "pk", "entry_a_id", "entry_b_id"
         )
     )
-    for pk, a, b in rng.sample(matches, min(changes, len(matches))):
-        Game.objects.filter(match_id=pk, is_draw=False).update(
-            winner_id=Case(When(winner_id=a, then=Value(b)), default=Value(a)),
-            version=F("version") + 1,
+    chosen = rng.sample(matches, min(changes, len(matches)))
+    with transaction.atomic():
+        for pk, a, b in chosen:
+            Game.objects.filter(match_id=pk, is_draw=False).update(
+                winner_id=Case(When(winner_id=a, then=Value(b)), default=Value(a)),
+                version=F("version") + 1,
+            )
+        # What the result services do in the same transaction: the snapshot is stale now.
+        Match.objects.filter(pk__in=[pk for pk, _a, _b in chosen]).update(
+            result_version=F("result_version") + 1
         )
     services.standings_refresh(tournament_id=event)
 
@@ -192,6 +202,7 @@ def _measure(event: int) -> dict[str, float]:
     out["standings_wall"] = time.perf_counter() - wall
     out["standings_cpu"] = time.process_time() - cpu
     out["rows"] = len(rows)
+    out["snapshot_current"] = services.standings_current_ranks(tournament_id=event) is not None
     with transaction.atomic():
         wall, cpu = time.perf_counter(), time.process_time()
         rnd: Round = services.round_pair_next(actor=SYSTEM, tournament=tournament, seed=12345)
@@ -246,6 +257,9 @@ def main() -> None:
         print("warning: DATABASE_URL is not PostgreSQL; the figures are not comparable")
     event = args.event if args.event is not None else _build(args.entries, args.seed)
     _play(event, args.rounds, args.seed)
+    from tournaments import services
+
+    services.standings_refresh(tournament_id=event)  # as the worker leaves it after a round
     rng = random.Random(args.seed)
     connection.close()
     runs: list[dict[str, float]] = []
@@ -258,7 +272,8 @@ def main() -> None:
         print(
             f"run {run}: standings_compute {r['standings_wall']:.3f} s wall / "
             f"{r['standings_cpu']:.3f} s CPU ({r['rows']:.0f} rows); round_pair_next (round "
-            f"{r['round']:.0f}) {r['pair_wall']:.3f} s wall / {r['pair_cpu']:.3f} s CPU",
+            f"{r['round']:.0f}) {r['pair_wall']:.3f} s wall / {r['pair_cpu']:.3f} s CPU "
+            f"(stored standings current: {'yes' if r['snapshot_current'] else 'no'})",
             flush=True,
         )
     print(f"event {event}, {args.runs} cold processes, {args.changes} results changed between runs")

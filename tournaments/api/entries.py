@@ -32,7 +32,7 @@ from tournaments.api._common import (
     TournamentApi,
     _reason,
 )
-from tournaments.api.rounds import RoundDetailOutputSerializer, round_payload
+from tournaments.api.rounds import RoundChangedOutputSerializer, round_changed
 from tournaments.models import Entry, Tournament
 from tournaments.services import IMPORT_MAX_BYTES
 
@@ -560,13 +560,14 @@ class EntryIdsOutputSerializer(serializers.Serializer):
 
 
 class DropAfterPairingOutputSerializer(serializers.Serializer):
-    round = RoundDetailOutputSerializer(allow_null=True)
+    round = RoundChangedOutputSerializer(allow_null=True)
 
 
 class EntryDropAfterPairingApi(TournamentApi):
     """POST .../entries/{entry_id}/drop-after-pairing/: drop an entry paired in the current
     round; ``fix`` = ``repair`` (``services.entry_drop_and_repair``) or ``bye``
-    (``services.entry_drop_with_bye``). 200 with the round; 409 ``not_paired``,
+    (``services.entry_drop_with_bye``). 200 with the round's summary (number, status, tables,
+    the URL of its tables); 409 ``not_paired``,
     ``round_has_results``, ``match_has_results``; 400 ``reason_required``."""
 
     @extend_schema(
@@ -581,7 +582,7 @@ class EntryDropAfterPairingApi(TournamentApi):
         entry = selectors.entry_get(tournament=tournament, entry_id=entry_id)
         drop = DROP_SERVICES[data.pop("fix")]
         rnd = drop(entry=entry, actor=request.user, **data)
-        payload = {"round": round_payload(tournament, rnd) if rnd is not None else None}
+        payload = {"round": round_changed(request, tournament, rnd) if rnd is not None else None}
         return Response(DropAfterPairingOutputSerializer(payload).data)
 
 

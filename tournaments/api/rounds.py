@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponse, HttpResponseBase
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -72,8 +73,8 @@ class ByNameOutputSerializer(serializers.Serializer):
 
 
 class RoundDetailOutputSerializer(RoundSummaryOutputSerializer):
-    """A round with its relaxations, pair-down count, tables and by-name list: the response of GET
-    .../rounds/{number}/ and of pairing (201), swap, publish and finish.
+    """A round with its relaxations, pair-down count, tables and by-name list: the base of the
+    paged GET .../rounds/{number}/ (:class:`RoundPageOutputSerializer`).
     """
 
     relaxations = RelaxationOutputSerializer(many=True)
@@ -90,6 +91,19 @@ class RoundPageOutputSerializer(RoundDetailOutputSerializer):
     count = serializers.IntegerField()
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
+
+
+class RoundChangedOutputSerializer(serializers.Serializer):
+    """The answer of a change to a round (pair the next one, swap, publish, finish, unpublish,
+    discard and pair again, drop after pairing): the round's ``number``, ``status``, number of
+    ``tables`` (byes included) and the ``url`` of its paged tables (GET .../rounds/{number}/,
+    100 tables a page), not the tables themselves (2,048 at 4,096 entries: megabytes of JSON
+    nobody reads at once)."""
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    tables = serializers.IntegerField()
+    url = serializers.URLField()
 
 
 class RoundQueuedOutputSerializer(serializers.Serializer):
@@ -121,22 +135,17 @@ ASYNC_PARAM = OpenApiParameter(
 )
 
 
-def round_payload(tournament: Tournament, rnd: Round) -> dict[str, Any]:
-    """A round with its tables (first-player holder per match) and the by-name list, shaped for
-    :class:`RoundDetailOutputSerializer`."""
-    rnd.tournament = tournament
-    views = selectors.round_match_views(round=rnd)
+def round_changed(request: Request, tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    """The :class:`RoundChangedOutputSerializer` shape of ``rnd``: number, status, tables
+    (one query) and the absolute URL of its paged tables."""
+    path = reverse(
+        "tournaments-round", kwargs={"tournament_id": tournament.pk, "number": rnd.number}
+    )
     return {
         "number": rnd.number,
         "status": rnd.status,
-        "seed": rnd.seed,
-        "created_at": rnd.created_at,
-        "published_at": rnd.published_at,
-        "finished_at": rnd.finished_at,
-        "relaxations": services.round_relaxations(rnd) if rnd.relaxations else [],
-        "pair_downs": rnd.pair_downs,
-        "matches": views,
-        "by_name": selectors.pairings_by_name(views),
+        "tables": selectors.round_table_count(round=rnd),
+        "url": request.build_absolute_uri(path),
     }
 
 
@@ -176,7 +185,7 @@ def round_page_body(tournament: Tournament, rnd: Round, page: int, q: str) -> by
         "relaxations": services.round_relaxations(rnd) if rnd.relaxations else [],
         "pair_downs": rnd.pair_downs,
         "matches": tables.matches,
-        "by_name": selectors.pairings_by_name(tables.matches),
+        "by_name": selectors.pairings_by_name(tables.matches, tables.order),
         "count": tables.page.paginator.count,
         "page": tables.page.number,
         "pages": tables.page.paginator.num_pages,
@@ -184,9 +193,13 @@ def round_page_body(tournament: Tournament, rnd: Round, page: int, q: str) -> by
     return bytes(JSONRenderer().render(RoundPageOutputSerializer(payload).data))
 
 
-def round_response(tournament: Tournament, rnd: Round, code: int = status.HTTP_200_OK) -> Response:
-    """The round as :class:`RoundDetailOutputSerializer` with status ``code``."""
-    return Response(RoundDetailOutputSerializer(round_payload(tournament, rnd)).data, status=code)
+def round_response(
+    request: Request, tournament: Tournament, rnd: Round, code: int = status.HTTP_200_OK
+) -> Response:
+    """The changed round as :class:`RoundChangedOutputSerializer` with status ``code``."""
+    return Response(
+        RoundChangedOutputSerializer(round_changed(request, tournament, rnd)).data, status=code
+    )
 
 
 # --- views --------------------------------------------------------------------------------
@@ -196,7 +209,9 @@ class RoundListCreateApi(TournamentApi):
     """GET, POST /api/tournaments/{tournament_id}/rounds/: list the rounds; pair the next one.
 
     GET: anyone who may see the event (draft rounds for the organisers only). POST (organisers, no
-    body): pair the next Swiss round as a draft, 201 with the round; ``?async=1`` queues the pairing
+    body): pair the next Swiss round as a draft, 201 with its summary
+    (:class:`RoundChangedOutputSerializer`: number, status, tables, the URL of its tables);
+    ``?async=1`` queues the pairing
     and answers 202 at once. 409 ``tournament_status``, ``round_in_progress``,
     ``planned_rounds_reached``, ``not_enough_entries``; 400 ``entries_without_legal_list``.
     """
@@ -217,7 +232,7 @@ class RoundListCreateApi(TournamentApi):
         parameters=[ASYNC_PARAM],
         request=None,
         responses={
-            201: RoundDetailOutputSerializer,
+            201: RoundChangedOutputSerializer,
             202: RoundQueuedOutputSerializer,
             **ERRORS,
         },
@@ -231,7 +246,7 @@ class RoundListCreateApi(TournamentApi):
                 status=status.HTTP_202_ACCEPTED,
             )
         rnd = services.round_pair_next(tournament=tournament, actor=request.user)
-        return round_response(tournament, rnd, status.HTTP_201_CREATED)
+        return round_response(request, tournament, rnd, status.HTTP_201_CREATED)
 
 
 class RoundDetailApi(TournamentApi):
@@ -282,15 +297,16 @@ class RoundSwapApi(TournamentApi):
     """POST /api/tournaments/{tournament_id}/rounds/{number}/swap/: swap the seat-a or seat-b
     entries of two tables of a draft round (the change is recorded with its reason).
 
-    Organisers only (``require_manage``). Body ``SwapInputSerializer``. 200 with the round; 404
-    ``round_not_found``, ``table_not_in_round``; 409 ``round_not_draft``; 400 ``invalid_value``.
+    Organisers only (``require_manage``). Body ``SwapInputSerializer``. 200 with the round's
+    summary; 404 ``round_not_found``, ``table_not_in_round``; 409 ``round_not_draft``; 400
+    ``invalid_value``.
     """
 
     @extend_schema(
         operation_id="tournaments_rounds_swap",
         summary="Swap the a- or b-seat entries of two tables in a draft round",
         request=SwapInputSerializer,
-        responses={200: RoundDetailOutputSerializer, **ERRORS},
+        responses={200: RoundChangedOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
@@ -306,35 +322,35 @@ class RoundSwapApi(TournamentApi):
             actor=request.user,
             reason=data.get("reason", ""),
         )
-        return round_response(tournament, rnd)
+        return round_response(request, tournament, rnd)
 
 
 class RoundPublishApi(TournamentApi):
     """POST /api/tournaments/{tournament_id}/rounds/{number}/publish/ (no body): draft → published.
 
     Organisers only (``require_manage``). The pairings become final and results may be recorded.
-    200 with the round; 404 ``round_not_found``; 409 ``round_not_draft``.
+    200 with the round's summary; 404 ``round_not_found``; 409 ``round_not_draft``.
     """
 
     @extend_schema(
         operation_id="tournaments_rounds_publish",
         summary="Publish a draft round (pairings become final)",
         request=None,
-        responses={200: RoundDetailOutputSerializer, **ERRORS},
+        responses={200: RoundChangedOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         rnd = services.round_publish(
             actor=request.user, round=selectors.round_get(tournament=tournament, number=number)
         )
-        return round_response(tournament, rnd)
+        return round_response(request, tournament, rnd)
 
 
 class RoundFinishApi(TournamentApi):
     """POST /api/tournaments/{tournament_id}/rounds/{number}/finish/ (no body): finish a round.
 
     Organisers only (``require_manage``). published → finished once every match is complete;
-    standings are recomputed. 200 with the round; 404 ``round_not_found``; 409
+    standings are recomputed. 200 with the round's summary; 404 ``round_not_found``; 409
     ``round_not_published``, ``matches_incomplete`` (params ``tables``).
     """
 
@@ -342,14 +358,14 @@ class RoundFinishApi(TournamentApi):
         operation_id="tournaments_rounds_finish",
         summary="Finish a published round once every match is complete",
         request=None,
-        responses={200: RoundDetailOutputSerializer, **ERRORS},
+        responses={200: RoundChangedOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         rnd = services.round_finish(
             actor=request.user, round=selectors.round_get(tournament=tournament, number=number)
         )
-        return round_response(tournament, rnd)
+        return round_response(request, tournament, rnd)
 
 
 class UnpublishInputSerializer(ReasonInputSerializer):
@@ -367,7 +383,8 @@ class DiscardInputSerializer(UnpublishInputSerializer):
 
 class RoundDiscardApi(TournamentApi):
     """POST .../rounds/{number}/discard/: delete a draft round (``pair_again``: pair anew;
-    ``delete_results``: confirm deleting its results). 200 with the new round, 204 without;
+    ``delete_results``: confirm deleting its results). 200 with the new round's summary, 204
+    without;
     409 ``round_not_draft``, ``round_not_last``, ``round_has_results``; 400
     ``reason_required``."""
 
@@ -375,7 +392,7 @@ class RoundDiscardApi(TournamentApi):
         operation_id="tournaments_rounds_discard",
         summary="Discard a draft round (and pair it again)",
         request=DiscardInputSerializer,
-        responses={200: RoundDetailOutputSerializer, 204: None, **ERRORS},
+        responses={200: RoundChangedOutputSerializer, 204: None, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
@@ -384,12 +401,13 @@ class RoundDiscardApi(TournamentApi):
         new = services.round_discard(round=rnd, actor=request.user, **data)
         if new is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return round_response(tournament, new)
+        return round_response(request, tournament, new)
 
 
 class RoundUnpublishApi(TournamentApi):
     """POST .../rounds/{number}/unpublish/: a published round back to draft; one with results
-    only with ``delete_results`` (they go to the action log, restorable). 409
+    only with ``delete_results`` (they go to the action log, restorable). 200 with the round's
+    summary; 409
     ``round_has_results`` (params ``games``, ``reports``, ``rolls``), ``round_not_published``;
     400 ``reason_required``."""
 
@@ -397,12 +415,12 @@ class RoundUnpublishApi(TournamentApi):
         operation_id="tournaments_rounds_unpublish",
         summary="Unpublish a round (deleting its results only when confirmed)",
         request=UnpublishInputSerializer,
-        responses={200: RoundDetailOutputSerializer, **ERRORS},
+        responses={200: RoundChangedOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.managed_tournament(tournament_id)
         data = _reason(request, UnpublishInputSerializer)
         rnd = selectors.round_get(tournament=tournament, number=number)
         return round_response(
-            tournament, services.round_unpublish(round=rnd, actor=request.user, **data)
+            request, tournament, services.round_unpublish(round=rnd, actor=request.user, **data)
         )

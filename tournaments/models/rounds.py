@@ -87,7 +87,10 @@ class Match(models.Model):
 
     ``die_roll_winner`` is the entry that won the game-1 die roll (HKK "player 1"),
     ``game3_roll_winner`` the winner of the game-3 re-roll when ``reroll_game3_agreed``
-    (docs/rules.md §6 (HKK first-player rights)).
+    (docs/rules.md §6 (HKK first-player rights)). ``result_version`` grows by one in the
+    transaction of every write of the match's result (games, time called), under the match's
+    row lock (``services.standings.standings_inputs_changed``): the standings snapshot compares
+    the event's sum of them to know whether its rows are current.
     """
 
     round = models.ForeignKey(
@@ -128,6 +131,11 @@ class Match(models.Model):
         help_text=_("Time was called: the match counts with fewer games than the format has."),
     )
     extension_seconds = models.PositiveIntegerField(_("table extension (s)"), default=0)
+    result_version = models.PositiveBigIntegerField(
+        _("result version"),
+        default=0,
+        help_text=_("Grows by one with every change of the match's result."),
+    )
 
     class Meta:
         verbose_name = _("match")

@@ -16,6 +16,16 @@ class StandingsSnapshot(models.Model):
     finished. ``version`` grows by one with every recompute (the pages' ETag);
     ``recompute_requested_at`` is set by the first result after a recompute and cleared when
     the next recompute starts, so a burst of results queues one recompute (``services.jobs``).
+
+    Whether the rows are current is known from two counters: ``inputs_generation`` grows by
+    one in the transaction of every write under the event's lock that changes what the
+    standings are computed from (a drop, a late entry, a round published, unpublished, finished
+    or discarded, the desk's missed rounds …), and every result write bumps its match's
+    ``Match.result_version`` (under the match's row lock only: results of different tables never
+    wait for each other). ``rows_generation`` and ``rows_results`` are the generation and the
+    event's sum of result versions read before the ``rows`` were computed (``None``: unknown);
+    the rows are current exactly when both still equal the live values
+    (``services.standings.standings_current_ranks``; pairing then reads them).
     """
 
     tournament = models.OneToOneField(
@@ -31,6 +41,9 @@ class StandingsSnapshot(models.Model):
     recompute_requested_at = models.DateTimeField(
         _("recompute requested at"), null=True, blank=True
     )
+    inputs_generation = models.PositiveBigIntegerField(_("inputs generation"), default=0)
+    rows_generation = models.PositiveBigIntegerField(_("rows generation"), null=True, blank=True)
+    rows_results = models.PositiveBigIntegerField(_("rows results"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("standings snapshot")

@@ -106,6 +106,7 @@ from tournaments.selectors.rounds import (
     round_entries,
     round_get,
     round_get_visible,
+    round_table_count,
     rounds_visible,
 )
 from tournaments.selectors.staff import my_roles, staff_list, user_find, user_get
@@ -228,6 +229,7 @@ __all__ = [
     "round_entries",
     "round_get",
     "round_get_visible",
+    "round_table_count",
     "round_history",
     "round_match_views",
     "round_pairings",

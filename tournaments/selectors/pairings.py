@@ -25,6 +25,7 @@ from tournaments.models.entries import person_name
 from tournaments.permissions import player_entry_ids
 from tournaments.selectors.entries import (
     name_order_by_entry,
+    name_sort_key,
     names_by_entry,
     names_of_entries,
 )
@@ -207,10 +208,13 @@ def round_match_views(*, round: Round) -> list[MatchView]:
 @dataclass(frozen=True)
 class TablesPage(SearchedPage):
     """One page of a round's tables for the live page: ``matches`` (:class:`MatchView`, table
-    order) and, from :class:`~tournaments.selectors.paging.SearchedPage`, the page over the
+    order), ``order`` (entry id → its sort key by name, :func:`name_order_by_entry`'s shape, for
+    the entries of those tables: read with their names, so :func:`pairings_by_name` needs no
+    query) and, from :class:`~tournaments.selectors.paging.SearchedPage`, the page over the
     matching tables, the ``total`` tables of the round and the search text ``q``."""
 
     matches: list[MatchView]
+    order: dict[int, tuple[str, str, int]]
 
 
 #: Name indexes kept in this process, newest last: ``round_name_index`` key → index.
@@ -284,13 +288,20 @@ def round_tables_page(*, round: Round, number: int, size: int, q: str = "") -> T
     total = round.matches.count() if q else page.paginator.count
     chosen = list(page.object_list)
     ids = {m.entry_a_id for m in chosen} | {m.entry_b_id for m in chosen if m.entry_b_id}
-    rows = Entry.objects.filter(pk__in=ids).values_list("id", "name", "family_name", "given_name")
-    names = {pk: person_name(f, g, name) for pk, name, f, g in rows} if ids else {}
+    rows = (
+        list(
+            Entry.objects.filter(pk__in=ids).values_list("id", "name", "family_name", "given_name")
+        )
+        if ids
+        else []
+    )
+    names = {pk: person_name(f, g, name) for pk, name, f, g in rows}
+    order = {pk: (*name_sort_key(name, f, g), pk) for pk, name, f, g in rows}
     views = []
     for m in chosen:
         m.round = round
         views.append(_match_view(m, names, tournament))
-    return TablesPage(matches=views, page=page, total=total, q=q)
+    return TablesPage(matches=views, page=page, total=total, q=q, order=order)
 
 
 def match_view(*, match: Match) -> MatchView:
@@ -323,9 +334,13 @@ def my_matches(*, tournament: Tournament, user: Any) -> list[MatchView]:
     return views
 
 
-def pairings_by_name(views: list[MatchView]) -> list[dict[str, Any]]:
+def pairings_by_name(
+    views: list[MatchView], order: dict[int, tuple[str, str, int]] | None = None
+) -> list[dict[str, Any]]:
     """The entries of ``views`` (one round's tables) → table, seat and opponent (``opponent``
-    ``None`` = bye), by family name, then given name (a team by its name; one query)."""
+    ``None`` = bye), by family name, then given name (a team by its name). ``order``: the
+    entries' sort keys when the caller read them with the names (``TablesPage.order``), else
+    read here (one query)."""
     rows = []
     for v in views:
         m = v.match
@@ -350,7 +365,8 @@ def pairings_by_name(views: list[MatchView]) -> list[dict[str, Any]]:
                     "opponent_name": v.a_name,
                 }
             )
-    order = name_order_by_entry(views[0].match.round.tournament) if views else {}
+    if order is None:
+        order = name_order_by_entry(views[0].match.round.tournament) if views else {}
     return sorted(rows, key=lambda r: order.get(r["entry"], (r["name"].casefold(), "", 0)))
 
 

@@ -24,6 +24,11 @@ def round_get(*, tournament: Tournament, number: int) -> Round:
     return r
 
 
+def round_table_count(*, round: Round) -> int:
+    """The number of tables of ``round`` (byes included). One query."""
+    return round.matches.count()
+
+
 def round_get_visible(*, tournament: Tournament, number: int, user: Any) -> Round:
     """Round ``number``; a draft round is ``NotFound`` for everyone but the organisers."""
     rnd = round_get(tournament=tournament, number=number)

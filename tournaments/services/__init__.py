@@ -105,6 +105,7 @@ from tournaments.services.round_fixes import (
 )
 from tournaments.services.rounds import (
     pairing_candidates,
+    pairing_standings,
     round_finish,
     round_pair_next,
     round_pair_next_async,
@@ -123,6 +124,8 @@ from tournaments.services.standings import (
     standings_claim_recompute,
     standings_compute,
     standings_csv,
+    standings_current_ranks,
+    standings_inputs_changed,
     standings_refresh,
     standings_rows,
     standings_stored_rows,
@@ -184,6 +187,7 @@ __all__ = [
     "match_set_reroll_agreement",
     "outcome_games",
     "pairing_candidates",
+    "pairing_standings",
     "pairings_csv",
     "penalties_csv",
     "penalties_of",
@@ -217,6 +221,8 @@ __all__ = [
     "standings_claim_recompute",
     "standings_compute",
     "standings_csv",
+    "standings_current_ranks",
+    "standings_inputs_changed",
     "standings_refresh",
     "standings_rows",
     "standings_stored_rows",

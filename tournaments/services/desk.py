@@ -47,6 +47,7 @@ from tournaments.services.deck_lists import (
 )
 from tournaments.services.jobs import enqueue_standings
 from tournaments.services.registration import require_kind
+from tournaments.services.standings import standings_inputs_changed
 
 S = Tournament.Status
 A = TournamentAction.Kind
@@ -121,6 +122,7 @@ def entries_drop_not_checked_in(*, tournament: Tournament, actor: Any) -> list[E
         e.dropped_after_round = 0
         e.save(update_fields=["dropped_after_round"])
     if entries:
+        standings_inputs_changed(tournament_id=tournament.pk)  # no longer listed
         TournamentAction.objects.create(
             tournament=tournament,
             kind=A.NOT_CHECKED_IN_DROPPED,

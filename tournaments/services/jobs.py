@@ -45,22 +45,29 @@ META_RECOMPUTE = "tournaments.meta_recompute"
 STANDINGS_DEBOUNCE_SECONDS = 10.0
 
 
-def enqueue_standings(tournament_id: int, *, at_once: bool = False) -> None:
+def enqueue_standings(
+    tournament_id: int, *, match_id: int | None = None, at_once: bool = False
+) -> None:
     """Recompute the cached standings of ``tournament_id`` (``StandingsSnapshot``) after the
     current transaction commits, coalesced per event: once per transaction, and after the
     commit only if no recompute is requested yet (``services.standings.
     standings_claim_recompute``: the pending recompute reads the latest results when it
-    starts). The claim runs after the commit, outside the result's transaction, so results of
-    different matches never wait for each other on the snapshot row. With a broker the
+    starts). The claim runs after the commit, outside the result's transaction. With a broker the
     recompute waits ``STANDINGS_DEBOUNCE_SECONDS``, so a burst of results queues one; eager mode
     (no broker) recomputes at once after the commit.
+
+    Every caller changes what the standings are computed from, so this also records the change
+    inside the current transaction (``services.standings.standings_inputs_changed``):
+    ``match_id`` names the match whose result was written (its row locked by the caller);
+    without it the caller holds the tournament lock.
 
     ``at_once``: a step people wait for (a finished round) recomputes without waiting and
     without the claim; a pending debounced recompute still runs later (it is idempotent)."""
     # Imported here: the standings service is imported by the services package, which this
     # module must not depend on at import time.
-    from tournaments.services.standings import standings_claim_recompute
+    from tournaments.services.standings import standings_claim_recompute, standings_inputs_changed
 
+    standings_inputs_changed(tournament_id=tournament_id, match_id=match_id)
     key: JobKey = (STANDINGS_RECOMPUTE, (("tournament_id", tournament_id),))
     batch = open_batch()
     if at_once:

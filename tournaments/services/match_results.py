@@ -222,7 +222,7 @@ def match_result_record(
         match.save(update_fields=changed)
     Game.objects.bulk_create(games)
     supersede_open_reports(match, by=acting_user(actor), games=games)
-    enqueue_standings(tournament.pk)
+    enqueue_standings(tournament.pk, match_id=match.pk)
     push_result(match, games)
     return match
 

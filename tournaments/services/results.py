@@ -206,7 +206,7 @@ def _written(match: Match, games: list[Game], recorded_by: Any) -> None:
     """After a game write: close the match's open player reports, recompute the standings,
     push the table's score to the open pages."""
     supersede_open_reports(match, by=recorded_by, games=games)
-    enqueue_standings(match.round.tournament.pk)
+    enqueue_standings(match.round.tournament.pk, match_id=match.pk)
     push_result(match, games)
 
 

@@ -40,6 +40,7 @@ from tournaments.services.results_archive import (
     round_result_counts,
 )
 from tournaments.services.rounds import round_pair_next
+from tournaments.services.standings import standings_inputs_changed
 
 R = Round.Status
 A = TournamentAction.Kind
@@ -135,6 +136,8 @@ def _discard(
         params["deleted_results"] = deleted
     _record(tournament, kind, by=by, reason=reason, round_number=rnd.number, params=params)
     rnd.delete()
+    # Its matches' result versions leave the event's sum (standings_current_ranks).
+    standings_inputs_changed(tournament_id=tournament.pk)
 
 
 @transaction.atomic
@@ -226,6 +229,7 @@ def round_unpublish(
     rnd.status = R.DRAFT
     rnd.published_at = None
     rnd.save(update_fields=["status", "published_at"])
+    standings_inputs_changed(tournament_id=tournament.pk)  # a draft round counts nothing
     push_round(rnd)
     return rnd
 
@@ -303,6 +307,7 @@ def entry_drop_and_repair(*, entry: Entry, actor: Any, reason: str = "") -> Roun
         params={"tables": _tables(rnd), "seed": rnd.seed},
     )
     rnd.delete()
+    standings_inputs_changed(tournament_id=tournament.pk)  # its matches left the event
     return round_pair_next(tournament=tournament, actor=actor)
 
 

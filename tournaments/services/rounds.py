@@ -33,6 +33,7 @@ from tournaments.models import (
 )
 from tournaments.models import Tournament as TournamentModel
 from tournaments.permissions import acting_user, require_manage
+from tournaments.services import standings as standings_service
 from tournaments.services._common import last_round, lock_tournament, require_status, scoring_for
 from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import (
@@ -45,21 +46,46 @@ from tournaments.services.push import push_round
 R = Round.Status
 
 
-def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> list[PairingCandidate]:
-    """Domain candidates for the next round from the confirmed results so far: match points
-    and rank from the standings (the tournament's tiebreakers), opponents met, byes received.
-    A late entry has no results, so it starts with zero points (docs/rules.md §14 (Swiss
-    pairing and byes)). Reads projections only (two queries, whatever the field size: the
-    matches with their game counts, and who met whom)."""
-    ids = [e.pk for e in entries]
-    rows = standings_domain.rank_tallies(
-        ids,
+def pairing_standings(
+    tournament: TournamentModel, listed: Collection[int] | None = None
+) -> dict[int, tuple[int, int]]:
+    """``{entry: (match points, rank)}`` of the event's standings (docs/rules.md §15 (Match
+    points and tiebreakers)): every entry the standings list (``listed``; ``None``: read them,
+    one query), ranked among them as the standings page ranks them.
+
+    Read from the stored snapshot when it is provably current
+    (``standings.standings_current_ranks``: no standings input changed since it was computed)
+    and lists exactly ``listed``; otherwise computed from the results as
+    ``standings_compute`` does (two queries: the matches with their game counts and the desk's
+    missed rounds). Both give the same values; the snapshot halves the CPU of pairing a
+    4,096-entry round (``bench/service_paths.py``)."""
+    if listed is None:
+        listed = standings_service.listed_entries(tournament)[0]
+    wanted = set(listed)
+    stored = standings_service.standings_current_ranks(tournament_id=tournament.pk)
+    if stored is not None and stored.keys() == wanted:
+        return stored
+    computed = standings_domain.rank_tallies(
+        sorted(wanted),
         selectors.match_tallies(tournament),
         scoring=scoring_for(tournament),
         tiebreakers=tournament.tiebreakers,
         games_per_match=tournament.structure.games_per_match,
     )
-    by_entry = {r.entry: r for r in rows}
+    return {r.entry: (r.match_points, r.rank) for r in computed}
+
+
+def pairing_candidates(
+    tournament: TournamentModel, entries: list[Entry], *, listed: Collection[int] | None = None
+) -> list[PairingCandidate]:
+    """Domain candidates for the next round from the confirmed results so far: match points
+    and rank from the standings (:func:`pairing_standings`: the tournament's tiebreakers over
+    every entry the standings list, ``listed``), opponents met, byes received. A late entry
+    has no results, so it starts with zero points (docs/rules.md §14 (Swiss pairing and
+    byes)). Reads projections only (who met whom, the desk's byes, and the standings: the
+    current snapshot, else the matches with their game counts), whatever the field size."""
+    ids = [e.pk for e in entries]
+    standing = pairing_standings(tournament, listed)
     opponents: dict[int, set[int]] = {i: set() for i in ids}
     byes = dict.fromkeys(ids, 0)
     history = Match.objects.filter(round__tournament=tournament).values_list(
@@ -82,10 +108,10 @@ def pairing_candidates(tournament: TournamentModel, entries: list[Entry]) -> lis
     return [
         PairingCandidate(
             id=i,
-            match_points=by_entry[i].match_points,
+            match_points=standing[i][0],
             opponents=frozenset(opponents[i]),
             byes=byes[i],
-            rank=by_entry[i].rank,
+            rank=standing[i][1],
         )
         for i in ids
     ]
@@ -116,13 +142,13 @@ def _next_round_number(tournament: TournamentModel) -> int:
     return number
 
 
-def _active_entries(tournament: TournamentModel, number: int) -> list[Entry]:
-    """The entries that play round ``number`` (at least two, else ``not_enough_entries``).
-    Read through ``Entry.objects``, not the related manager: that one sets the tournament
-    object on each of the 4,096 instances, which nothing here reads."""
-    entries = [
-        e
-        for e in Entry.objects.filter(tournament_id=tournament.pk)
+def _active_entries(tournament: TournamentModel, number: int) -> tuple[list[Entry], list[int]]:
+    """The entries that play round ``number`` (at least two, else ``not_enough_entries``) and
+    the ids of every entry the standings list (all but those who left before round 1), from
+    one query. Read through ``Entry.objects``, not the related manager: that one sets the
+    tournament object on each of the 4,096 instances, which nothing here reads."""
+    everyone = list(
+        Entry.objects.filter(tournament_id=tournament.pk)
         .only(
             "id",
             "tournament_id",
@@ -132,15 +158,15 @@ def _active_entries(tournament: TournamentModel, number: int) -> list[Entry]:
             "pairing_override_reason",
         )
         .order_by("id")
-        if e.is_active_for_round(number)
-    ]
+    )
+    entries = [e for e in everyone if e.is_active_for_round(number)]
     if len(entries) < 2:
         raise InvalidState(
             "not_enough_entries",
             _("At least two active entries are needed to pair a round."),
             {"entries": len(entries)},
         )
-    return entries
+    return entries, [e.pk for e in everyone if e.dropped_after_round != 0]
 
 
 def _store_round(
@@ -305,11 +331,11 @@ def round_pair_next(
             {"round": number, "next": next_number},
         )
     number = next_number
-    entries = _active_entries(tournament, number)
+    entries, listed = _active_entries(tournament, number)
     require_pairable(entries)
     lock_lists(entries)
     seed = secrets.randbits(32) if seed is None else int(seed)
-    candidates = pairing_candidates(tournament, entries)
+    candidates = pairing_candidates(tournament, entries, listed=listed)
     result = swiss.pair_round(candidates, rng=random.Random(seed), round_number=number)
     rnd = _store_round(tournament, number, seed, result, requested_by=acting_user(actor))
     if any(p.b is None for p in result.pairings):
@@ -429,6 +455,8 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     rnd.status = R.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
+    # A published round's byes and desk-scored missed rounds count in the standings.
+    standings_service.standings_inputs_changed(tournament_id=rnd.tournament_id)
     enqueue_pages_warm(rnd.tournament_id)
     push_round(rnd)
     return rnd

@@ -10,8 +10,9 @@ import io
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db import IntegrityError, connection, transaction
+from django.db.models import BigIntegerField, F, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -26,7 +27,9 @@ from tournaments.services.csv_files import SafeCsvWriter
 from tournaments.services.push import push_event
 
 
-def _listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
+def listed_entries(tournament: Tournament) -> tuple[list[int], set[int]]:
+    """``(listed, dropped)``: the ids of the entries the standings list (all but those who
+    left before the event began, MTR 2.10) and of those among them who dropped later."""
     listed, dropped = [], set()
     for pk, after in tournament.entries.values_list("id", "dropped_after_round"):
         if after == 0:
@@ -43,7 +46,7 @@ def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
     after the event began stay listed (``dropped``). Read-only, no transaction needed. The
     results are read as plain rows (``selectors.match_tallies``) and ranked in integers
     (``standings.rank_tallies``)."""
-    listed, dropped = _listed_entries(tournament)
+    listed, dropped = listed_entries(tournament)
     return standings_domain.rank_tallies(
         listed,
         selectors.match_tallies(tournament),
@@ -134,25 +137,164 @@ def standings_claim_recompute(*, tournament_id: int) -> bool:
     return True
 
 
+def _create_snapshot_row(tournament_id: int, **values: Any) -> bool:
+    """Create the (empty, ``version`` 0: no reader shows it) snapshot row of ``tournament_id``
+    in a savepoint; ``False`` when it exists (a concurrent creator made this wait, then lose)."""
+    try:
+        with transaction.atomic():
+            StandingsSnapshot.objects.create(
+                tournament_id=tournament_id, computed_at=timezone.now(), **values
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+def standings_inputs_changed(*, tournament_id: int, match_id: int | None = None) -> None:
+    """Record, inside the caller's transaction, that what the standings of ``tournament_id``
+    are computed from has changed, so a stored snapshot computed before is never taken for
+    current (:func:`standings_current_ranks`). ``services.jobs.enqueue_standings`` calls it for
+    every write that queues a recompute.
+
+    ``match_id``: a result write (games, time called) of that match, whose row the caller holds
+    locked (``locked_match``): its ``result_version`` grows by one (one ``UPDATE`` of that row:
+    results of different tables never wait for each other). Without: a write under the
+    tournament lock (a drop, a late entry, a round published, unpublished, finished or
+    discarded, a bye given …): the snapshot's ``inputs_generation`` grows by one, the row
+    created when missing (a foreign key checked at commit, harmless under the tournament lock).
+    Either counter commits or rolls back with the change itself."""
+    assert transaction.get_connection().in_atomic_block, "the change's transaction is needed"
+    if match_id is not None:
+        Match.objects.filter(pk=match_id).update(result_version=F("result_version") + 1)
+        return
+    bump = F("inputs_generation") + 1
+    rows = StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+    if not rows.update(inputs_generation=bump) and not _create_snapshot_row(
+        tournament_id, inputs_generation=1
+    ):
+        rows.update(inputs_generation=bump)  # created meanwhile by a concurrent writer
+
+
+def _live_results(tournament_id: int) -> Coalesce:
+    """The event's sum of ``Match.result_version`` (0 without a match), as a subquery."""
+    total = (
+        Match.objects.filter(round__tournament_id=tournament_id)
+        .order_by()
+        .values("round__tournament_id")
+        .annotate(total=Sum("result_version"))
+        .values("total")
+    )
+    return Coalesce(Subquery(total), Value(0), output_field=BigIntegerField())
+
+
+def standings_current_ranks(*, tournament_id: int) -> dict[int, tuple[int, int]] | None:
+    """``{entry: (match points, rank)}`` of the stored standings of ``tournament_id`` when they
+    are provably current, else ``None``: no snapshot, or a standings input changed since the
+    rows were computed (``rows_generation`` ≠ ``inputs_generation``, or ``rows_results`` ≠ the
+    event's sum of result versions, which only grows while the generation stays: a match is
+    deleted only under the tournament lock, which bumps the generation).
+
+    The counters, the live sum and the rows are read in one statement, so they belong to one
+    committed state; a change committed after it is ordered after the caller's read, as for any
+    other read. On PostgreSQL the database takes the three values per entry out of the stored
+    JSON (``jsonb_to_recordset``: no megabyte of JSON parsed in Python); elsewhere the rows are
+    read whole."""
+    if connection.vendor == "postgresql":
+        got = _current_ranks_postgresql(tournament_id)
+    else:
+        got = _current_ranks_portable(tournament_id)
+    if got is None:
+        return None
+    counters, ranks = got
+    if counters[0] is None or (counters[0], counters[1]) != (counters[2], counters[3]):
+        return None
+    return ranks
+
+
+Counters = tuple[int | None, int | None, int, int]
+
+
+def _current_ranks_postgresql(
+    tournament_id: int,
+) -> tuple[Counters, dict[int, tuple[int, int]]] | None:
+    """One statement: the snapshot's counters, the live sum of result versions (evaluated once)
+    and one ``(entry, match points, rank)`` row per stored standings row."""
+    quote = connection.ops.quote_name
+    snapshot, match, rnd = (quote(m._meta.db_table) for m in (StandingsSnapshot, Match, Round))
+    sql = (
+        "SELECT s.rows_generation, s.rows_results, s.inputs_generation, "
+        f"(SELECT COALESCE(SUM(m.result_version), 0) FROM {match} m "
+        f"JOIN {rnd} r ON r.id = m.round_id WHERE r.tournament_id = %s), "
+        "x.entry, x.match_points, x.rank "
+        f"FROM {snapshot} s LEFT JOIN LATERAL jsonb_to_recordset(s.rows) "
+        "AS x(entry bigint, match_points bigint, rank bigint) ON TRUE "
+        "WHERE s.tournament_id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id, tournament_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    counters: Counters = (rows[0][0], rows[0][1], rows[0][2], int(rows[0][3]))
+    return counters, {e: (mp, rank) for *_c, e, mp, rank in rows if e is not None}
+
+
+def _current_ranks_portable(
+    tournament_id: int,
+) -> tuple[Counters, dict[int, tuple[int, int]]] | None:
+    """:func:`_current_ranks_postgresql` through the ORM (one statement; the rows parsed)."""
+    got = (
+        StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+        .annotate(live_results=_live_results(tournament_id))
+        .values_list("rows_generation", "rows_results", "inputs_generation", "live_results", "rows")
+        .first()
+    )
+    if got is None:
+        return None
+    *counters, rows = got
+    ranks = {r["entry"]: (r["match_points"], r["rank"]) for r in rows}
+    return (counters[0], counters[1], counters[2], int(counters[3])), ranks
+
+
 def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
     """Recompute and store the cached standings of a tournament (idempotent; used by
-    ``standings_recompute_task``); the snapshot's ``version`` grows by one.
+    ``standings_recompute_task``); the snapshot's ``version`` grows by one; its
+    ``rows_generation`` and ``rows_results`` are the ``inputs_generation`` and the event's sum of
+    result versions read before the results (the row is created first when missing).
 
     The request mark is cleared *before* the results are read (in its own statement, committed
     at once when called outside a transaction, as by the task), so a result committed while
     this runs claims a new recompute (``standings_claim_recompute``) and is never lost."""
-    StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(
+    if not StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(
         recompute_requested_at=None
-    )
+    ):
+        # Created (and, outside a transaction, committed) before the generation is read: every
+        # change committed from then on bumps this row, and the transaction below only updates
+        # a committed row (no foreign key check, so no lock on the tournament at its commit).
+        _create_snapshot_row(tournament_id)
     with transaction.atomic():
+        # Read before the inputs (one statement of its own): the rows below are computed from
+        # these counters' inputs or newer ones; a change committed meanwhile moved a counter
+        # past them, so the rows are never taken for current when they are not.
+        generation, results = (
+            StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+            .annotate(live_results=_live_results(tournament_id))
+            .values_list("inputs_generation", "live_results")
+            .get()
+        )
         tournament = Tournament.objects.get(pk=tournament_id)
         rows = standings_rows(tournament=tournament)
         after = tournament.rounds.filter(status=Round.Status.FINISHED).count()
-        values = {"computed_at": timezone.now(), "rows": rows, "after_round": after}
-        if not StandingsSnapshot.objects.filter(tournament=tournament).update(
+        values = {
+            "computed_at": timezone.now(),
+            "rows": rows,
+            "after_round": after,
+            "rows_generation": generation,
+            "rows_results": int(results),  # SUM is numeric on PostgreSQL
+        }
+        StandingsSnapshot.objects.filter(tournament=tournament).update(
             version=F("version") + 1, **values
-        ):
-            StandingsSnapshot.objects.create(tournament=tournament, version=1, **values)
+        )
         # The rows just written are not read back (about 1 MB at 4,096 entries).
         snapshot = StandingsSnapshot.objects.defer("rows").get(tournament=tournament)
         snapshot.rows = rows

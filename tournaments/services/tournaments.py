@@ -37,6 +37,7 @@ from tournaments.services._common import (
 from tournaments.services.circuits import circuits_event_finished
 from tournaments.services.deck_lists import lock_lists, require_pairable
 from tournaments.services.jobs import enqueue_meta
+from tournaments.services.standings import standings_inputs_changed
 
 S = Tournament.Status
 
@@ -441,6 +442,9 @@ def tournament_start(*, actor: Any, tournament: Tournament) -> Tournament:
     if not tournament.planned_rounds:
         tournament.planned_rounds = standings_domain.suggested_rounds(len(entries))
     tournament.save(update_fields=["status", "started_at", "lists_locked_at", "planned_rounds"])
+    # Creates the standings snapshot's row under the event's lock, before any result can ask
+    # for a recompute (no writer then ever creates it concurrently).
+    standings_inputs_changed(tournament_id=tournament.pk)
     return tournament
 
 

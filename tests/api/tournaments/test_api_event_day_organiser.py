@@ -66,7 +66,9 @@ def test_drop_after_pairing_with_a_bye_and_the_log(api, owner):
         format="json",
     )
     assert r.status_code == 200
-    assert any(m["is_bye"] for m in r.json()["round"]["matches"])
+    summary = r.json()["round"]
+    assert summary["number"] == 1 and summary["tables"] == 2  # the opponent now has a bye
+    assert any(m["is_bye"] for m in api.get(summary["url"]).json()["matches"])
     log = api.get(f"/api/tournaments/{t.pk}/actions/").json()
     assert log[0]["kind"] == "drop_bye" and log[0]["reason"] == "no-show"
 

@@ -18,26 +18,56 @@ pytestmark = pytest.mark.django_db
 # --- rounds -------------------------------------------------------------------------------
 
 
-def test_pair_next_round_returns_the_draft_with_first_player_info(api, owner):
+def test_pair_next_round_answers_a_summary_and_the_url_of_its_tables(api, owner):
     t, entries = running(owner, 5)
     r = api.post(url(t, "rounds/"))
     assert r.status_code == 201, r.json()
     body = r.json()
-    assert body["number"] == 1 and body["status"] == "draft"
-    assert len(body["matches"]) == 3
-    byes = [m for m in body["matches"] if m["is_bye"]]
+    # A summary, not the tables (2,048 of them at 4,096 entries): they are read page by page.
+    assert body == {
+        "number": 1,
+        "status": "draft",
+        "tables": 3,
+        "url": f"http://testserver{url(t, 'rounds/1/')}",
+    }
+    page = api.get(body["url"]).json()
+    assert len(page["matches"]) == 3
+    byes = [m for m in page["matches"] if m["is_bye"]]
     assert len(byes) == 1 and byes[0]["next_right"] is None and byes[0]["complete"] is True
-    real = [m for m in body["matches"] if not m["is_bye"]]
+    real = [m for m in page["matches"] if not m["is_bye"]]
     for m in real:
         assert m["next_right"]["game"] == 1
         assert m["next_right"]["needs_roll"] is True
         assert m["next_right"]["text"]
-    names = [row["name"] for row in body["by_name"]]
+    names = [row["name"] for row in page["by_name"]]
     assert names == sorted(names, key=str.casefold)
-    assert len(body["by_name"]) == 5
+    assert len(page["by_name"]) == 5
     again = api.post(url(t, "rounds/"))
     assert again.status_code == 409
     assert again.json()["error"]["code"] == "round_in_progress"
+
+
+def test_round_changes_answer_the_summary_only(api, owner):
+    """Publish, finish and unpublish answer number, status, tables and the URL of the paged
+    tables, never the tables themselves."""
+    t, _ = running(owner, 4)
+    services.round_pair_next(actor=SYSTEM, tournament=t, seed=2)
+    summary = {"number": 1, "tables": 2, "url": f"http://testserver{url(t, 'rounds/1/')}"}
+    p = api.post(url(t, "rounds/1/publish/"))
+    assert p.status_code == 200 and p.json() == {**summary, "status": "published"}
+    u = api.post(url(t, "rounds/1/unpublish/"), {"reason": "wrong tables"}, format="json")
+    assert u.status_code == 200 and u.json() == {**summary, "status": "draft"}
+    d = api.post(
+        url(t, "rounds/1/discard/"), {"reason": "again", "pair_again": True}, format="json"
+    )
+    assert d.status_code == 200 and d.json() == {**summary, "status": "draft"}
+    rnd = services.round_publish(actor=SYSTEM, round=t.rounds.get(number=1))
+    for m in rnd.matches.all():
+        services.match_result_record(
+            actor=SYSTEM, match=m, result="2-0-0", die_roll_winner=m.entry_a_id
+        )
+    f = api.post(url(t, "rounds/1/finish/"))
+    assert f.status_code == 200 and f.json() == {**summary, "status": "finished"}
 
 
 def test_pair_next_round_async_enqueues(api, owner, django_capture_on_commit_callbacks):
@@ -72,7 +102,9 @@ def test_swap_and_publish(api, owner):
         content_type="application/json",
     )
     assert r.status_code == 200, r.json()
-    after = {m["table"]: (m["entry_a"], m["entry_b"]) for m in r.json()["matches"]}
+    assert r.json()["status"] == "draft" and r.json()["tables"] == 2
+    tables = api.get(r.json()["url"]).json()["matches"]
+    after = {m["table"]: (m["entry_a"], m["entry_b"]) for m in tables}
     assert after[1] == (before[1][0], before[2][1])
     assert after[2] == (before[2][0], before[1][1])
     missing = api.post(
