@@ -90,6 +90,7 @@ from tournaments.selectors.pairings import (
     round_pairings,
     round_tables_page,
 )
+from tournaments.selectors.public_state import PublicState, RoundFacts, public_state
 from tournaments.selectors.reports import (
     DisputeView,
     dispute_views,
@@ -158,6 +159,8 @@ __all__ = [
     "NextAction",
     "PAGES_AROUND",
     "PolicySummary",
+    "PublicState",
+    "RoundFacts",
     "RightView",
     "SEARCH_MAX_CHARS",
     "SearchedPage",
@@ -216,6 +219,7 @@ __all__ = [
     "paginate",
     "page_number",
     "pairings_by_name",
+    "public_state",
     "policy_choices",
     "policy_source_text",
     "policy_summary",
