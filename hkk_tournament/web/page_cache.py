@@ -264,6 +264,7 @@ def stored_answer(request: HttpRequest, stored: Stored) -> HttpResponseBase:
         for name, value in headers:
             if name.lower() != "content-type":
                 response.headers[name] = value
+        response.headers["Content-Length"] = "0"  # as CommonMiddleware sets it on the view's
         return response
     body = stored.body
     packed = stored.gzipped is not None and bool(

@@ -90,7 +90,6 @@ from tournaments.selectors.pairings import (
     round_pairings,
     round_tables_page,
 )
-from tournaments.selectors.public_state import PublicState, RoundFacts, public_state
 from tournaments.selectors.reports import (
     DisputeView,
     dispute_views,
@@ -108,6 +107,7 @@ from tournaments.selectors.rounds import (
     round_get_visible,
     rounds_visible,
 )
+from tournaments.selectors.shared_state import PublicState, RoundFacts, public_state
 from tournaments.selectors.staff import my_roles, staff_list, user_find, user_get
 from tournaments.selectors.standings import (
     TIEBREAKER_DIGITS,

@@ -1,4 +1,4 @@
-"""Keeping the shared public state current (``tournaments.selectors.public_state``): every write
+"""Keeping the shared public state current (``tournaments.selectors.shared_state``): every write
 that changes what it holds replaces the event's generation token.
 
 Hooked writes: the live push (:func:`tournaments.services.push.push_event`: a round published,
@@ -8,7 +8,7 @@ and ``StandingsSnapshot`` (model signals, connected by ``TournamentsConfig.ready
 ``queryset.update()`` of those models bypasses the signals: the services that run one call
 :func:`public_state_changed` themselves (today only the standings recompute, which also pushes).
 A write that bypasses all of this (raw SQL, a shell) shows after at most
-``selectors.public_state.STATE_SECONDS``.
+``selectors.shared_state.STATE_SECONDS``.
 
 The token is replaced twice: at once (so the writing request, and a test inside one
 transaction, reads its own write) and again after the commit (``transaction.on_commit``), so a
@@ -25,7 +25,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from tournaments.models import Round, StandingsSnapshot, Tournament
-from tournaments.selectors.public_state import TOKEN_SECONDS, new_token, token_key
+from tournaments.selectors.shared_state import TOKEN_SECONDS, new_token, token_key
 
 #: ``StandingsSnapshot`` fields whose change alone leaves the public state as it was (the
 #: recompute request mark is written by every result).
