@@ -252,7 +252,7 @@ def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.
     except ValidationError:
         return None
     key = standings_api_key(request.build_absolute_uri(request.path), window, None, "")
-    state, found = selectors.public_state(kwargs["tournament_id"], also=[key])
+    state, found = selectors.public_state(kwargs["tournament_id"], also=[key], need_also=True)
     if state is None or not state.anonymous_visible:
         return None
     stored = found.get(key)

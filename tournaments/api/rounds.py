@@ -301,7 +301,7 @@ def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stor
     tournament_id, number = kwargs["tournament_id"], kwargs["number"]
     page = selectors.page_number(request.GET.get("page"))
     key = round_api_key(tournament_id, number, page, "")
-    state, found = selectors.public_state(tournament_id, also=[key])
+    state, found = selectors.public_state(tournament_id, also=[key], need_also=True)
     rnd = state.round(number) if state is not None and state.anonymous_visible else None
     stored = found.get(key)
     if state is None or rnd is None or not isinstance(stored, page_cache.Stored):

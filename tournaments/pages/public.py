@@ -108,7 +108,7 @@ def _fast_state(
     if request.GET.get("q"):
         return None, None
     key = _page_key(parts)
-    state, found = selectors.public_state(tournament_id, also=[key])
+    state, found = selectors.public_state(tournament_id, also=[key], need_also=True)
     if state is None or not state.anonymous_visible:
         return None, None
     return state, found.get(key)

@@ -143,12 +143,14 @@ def _read(tournament_id: int, token: str) -> PublicState | None:
 
 
 def public_state(
-    tournament_id: int, *, also: Iterable[str] = ()
+    tournament_id: int, *, also: Iterable[str] = (), need_also: bool = False
 ) -> tuple[PublicState | None, dict[str, Any]]:
     """``(state, values)``: ``tournament_id``'s current :class:`PublicState` (``None`` for no
     such event) and the values of the cache keys ``also`` (e.g. a stored page), read in the
     same ``get_many``. No query when the stored state is current; else the protocol of the
-    module docstring (three queries). With the cache down the state is read every time."""
+    module docstring (three queries). ``need_also``: when a key of ``also`` holds nothing the
+    state is not read from the database (``None``: the caller has nothing to answer with
+    anyway). With the cache down the state is read every time."""
     extra = list(also)
     tkey, skey = token_key(tournament_id), state_key(tournament_id)
     values = cache.get_many([tkey, skey, *extra])
@@ -156,6 +158,8 @@ def public_state(
     found = {k: values[k] for k in extra if k in values}
     if isinstance(state, PublicState) and token is not None and state.token == token:
         return state, found
+    if need_also and len(found) < len(extra):
+        return None, found
     if token is None:
         candidate = new_token()
         token = candidate if cache.add(tkey, candidate, TOKEN_SECONDS) else cache.get(tkey)

@@ -91,6 +91,7 @@ def test_a_fast_answer_equals_the_slow_one_without_a_query(
         meta = {"HTTP_ACCEPT_LANGUAGE": "en", "HTTP_ACCEPT_ENCODING": encoding}
         first = Client().get(url, **meta)  # renders and stores it
         slow = _slow(monkeypatch, url, **meta)
+        Client().get(url, **meta)  # the first fast answer after a change reads the state
         with django_assert_num_queries(0):
             fast = Client().get(url, **meta)
             head = Client().head(url, **meta)
