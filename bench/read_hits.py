@@ -88,7 +88,7 @@ def main() -> None:
     from django.core.handlers.wsgi import WSGIHandler
     from django.test import Client
 
-    if "redis" not in settings.CACHES["default"]["BACKEND"].lower():
+    if "redis" not in str(settings.CACHES["default"]["BACKEND"]).lower():
         sys.exit("HKK_CACHE_URL must name a Redis database (the shared cache)")
     cache.clear()
     host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
@@ -103,7 +103,11 @@ def main() -> None:
 
     def wsgi(path: str) -> int:
         status: list[str] = []
-        body = handler(_environ(path, host), lambda s, h, *a: status.append(s))
+
+        def start_response(code: str, headers: Any, *rest: Any) -> Any:
+            status.append(code)
+
+        body = handler(_environ(path, host), start_response)
         size = sum(len(chunk) for chunk in body)
         getattr(body, "close", lambda: None)()
         return size if status and status[0].startswith("200") else -1

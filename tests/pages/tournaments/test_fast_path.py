@@ -219,7 +219,11 @@ def test_a_stale_key_is_answered_while_a_worker_renders_it(settings):
     handed: list[str] = []
 
     def render(text: str):
-        return lambda: rendered.append(text) or HttpResponse(text * 300)
+        def inner() -> HttpResponse:
+            rendered.append(text)
+            return HttpResponse(text * 300)
+
+        return inner
 
     def refresh() -> bool:
         handed.append("k")
@@ -250,9 +254,12 @@ def test_a_stale_page_hands_its_refresh_to_the_worker_task(event, settings, monk
     Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
     store_standings(t, ["Uj Nev"])
     sent: list[tuple[str, str]] = []
-    monkeypatch.setattr(
-        public, "enqueue_page_refresh", lambda p, lang: sent.append((p, lang)) or True
-    )
+
+    def enqueue(path: str, language: str) -> bool:
+        sent.append((path, language))
+        return True
+
+    monkeypatch.setattr(public, "enqueue_page_refresh", enqueue)
     stale = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert "Uj Nev" not in stale.content.decode() and sent == [(url, "en")]
     from tournaments import tasks
