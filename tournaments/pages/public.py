@@ -21,7 +21,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from hkk_tournament.web import fast_path, http_cache, page_cache
 from tournaments import selectors, services
@@ -356,7 +356,7 @@ def _stored_rows(tournament: Tournament, snapshot: StandingsSnapshot | None) -> 
     return services.standings_stored_rows(tournament=tournament, snapshot=snapshot)
 
 
-@require_GET
+@require_safe  # GET and HEAD (a HEAD answers as the fast path does)
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """GET /tournaments/<id>/standings/: the standings (rank, points, the tournament's tiebreaker
     columns; docs/rules.md §15 (Match points and tiebreakers)) for whoever may see the event
@@ -428,7 +428,7 @@ def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.
     return _if_current(stored, _standings_version(state.snapshot, page, ""))
 
 
-@require_GET
+@require_safe  # GET and HEAD (a HEAD answers as the fast path does)
 def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """GET /tournaments/<id>/live/: the tables of the latest published or finished round
     (``LIVE_TABLES_PAGE_SIZE`` per page, ``?page=``, and ``?q=`` to find one's table by name)

@@ -99,6 +99,8 @@ def test_a_fast_answer_equals_the_slow_one_without_a_query(
         assert _body(fast) == _body(slow) == _body(first), url
         assert _headers(fast) == _headers(slow), url
         assert _headers(head) == _headers(fast) and head.content == b"", url
+        slow_head = _slow(monkeypatch, url, "head", **meta)
+        assert slow_head.status_code == 200 and _headers(slow_head) == _headers(head), url
         for name in ("Content-Security-Policy", "X-Frame-Options", "Vary", "Cache-Control"):
             assert fast[name] == slow[name], (url, name)
         assert "public" in fast["Cache-Control"] and "Accept-Language" in fast["Vary"]
