@@ -12,10 +12,12 @@ fast answer (it costs less than the 503).
 
 Only requests without a session cookie, a messages cookie and an ``Authorization`` header are
 considered; the URL is resolved (``resolve``) and its view looked up among the *routes* the
-views declare (:func:`register`). A route answers the stored rendering if it is current (for a
-public event, a published round, and the version its view would use) or ``None``: then the
-request goes on to the view as before (signed-in visitors, private events, draft rounds, POSTs,
-searches and anything not yet rendered or stale).
+views declare (:func:`register`). A route finds the stored rendering and the version its view
+would answer with now (for a public event and a published round) or ``None``. A current
+rendering is answered; a stale one too once its refresh went to a worker
+(``page_cache.hand_on``: what the view would answer), else (eager mode) the view renders it.
+Everything else goes on to the view as before (signed-in visitors, private events, draft
+rounds, POSTs, searches, renderings not made yet).
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from django.urls import Resolver404, resolve
 
 from hkk_tournament.web import page_cache
 
-#: A route: ``(request, URL kwargs) → the current stored rendering or None``.
-Route = Callable[[HttpRequest, dict[str, Any]], "page_cache.Stored | None"]
+#: A route: ``(request, URL kwargs) → the stored rendering and the current version, or None``.
+Route = Callable[[HttpRequest, dict[str, Any]], "page_cache.Candidate | None"]
 
 _ROUTES: dict[Any, Route] = {}
 
@@ -52,7 +54,7 @@ def _anonymous(request: HttpRequest) -> bool:
 
 
 def lookup(request: HttpRequest) -> page_cache.Stored | None:
-    """The current stored rendering that answers ``request``, or ``None`` (module docstring).
+    """The stored rendering that answers ``request``, or ``None`` (module docstring).
     Raises ``DisallowedHost`` for a host outside ``ALLOWED_HOSTS`` (as the slow path would)."""
     if request.method not in ("GET", "HEAD") or not _anonymous(request):
         return None
@@ -64,10 +66,15 @@ def lookup(request: HttpRequest) -> page_cache.Stored | None:
     if route is None:
         return None
     request.get_host()  # the host check of CommonMiddleware, which the fast path skips
-    stored = route(request, match.kwargs)
-    if stored is None or stored.headers is None:
+    found = route(request, match.kwargs)
+    if found is None or found.stored.headers is None:
         return None
-    return stored
+    if found.stored.version == found.version:
+        return found.stored
+    # Stale: answered as the view would (the previous rendering) once a worker renders it.
+    if page_cache.hand_on(found.key, found.version, found.refresh):
+        return found.stored
+    return None
 
 
 class FastPathMiddleware:

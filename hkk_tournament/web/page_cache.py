@@ -90,6 +90,18 @@ class Stored:
     headers: tuple[tuple[str, str], ...] | None = None
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """What a fast-path route found for a request: the ``stored`` rendering under ``key``,
+    the ``version`` the view would answer with now, and how to hand a refresh of the key to a
+    worker (``refresh``, :func:`current`)."""
+
+    key: str
+    stored: Stored
+    version: str
+    refresh: Callable[[], bool] | None
+
+
 def refresh_seconds() -> int:
     """``HKK_PAGE_REFRESH_SECONDS``: at most one refresh of a key is handed on per period."""
     return int(getattr(settings, "HKK_PAGE_REFRESH_SECONDS", 15))
@@ -128,9 +140,10 @@ def _store(
     return stored
 
 
-def _hand_on(key: str, stored: Stored, version: str, refresh: Callable[[], bool] | None) -> bool:
-    """Whether the stale ``stored`` answers now because its refresh went to a worker (or one
-    went there in the last ``refresh_seconds()``); ``False``: render here (no worker)."""
+def hand_on(key: str, version: str, refresh: Callable[[], bool] | None) -> bool:
+    """Whether a stale rendering of ``key`` may answer now because the rendering of
+    ``version`` went to a worker (``refresh()``; or one went there in the last
+    ``refresh_seconds()``); ``False``: render here (no worker, or within a worker)."""
     if refresh is None or _INLINE.get():
         return False
     mark = f"{key}:refresh"
@@ -159,7 +172,7 @@ def current(
     stored = cache.get(key)
     if isinstance(stored, Stored) and stored.version == version:
         return stored
-    if isinstance(stored, Stored) and _hand_on(key, stored, version, refresh):
+    if isinstance(stored, Stored) and hand_on(key, version, refresh):
         return stored
     lock = f"{key}:lock"
     if cache.add(lock, 1, LOCK_SECONDS):

@@ -241,10 +241,10 @@ def standings_api_key(base_url: str, window: tuple[int, int], entry: int | None,
 _FAST_STANDINGS_PARAMS = frozenset({"limit", "offset"})
 
 
-def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stored | None:
+def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
     """The fast path (``hkk_tournament.web.fast_path``) of :class:`StandingsApi` for an
     anonymous reader of a public event: only ``?limit=`` and ``?offset=`` (filters go to the
-    view); ``None`` unless its stored answer is current."""
+    view); its stored answer and current version, ``None`` without them."""
     if not set(request.GET) <= _FAST_STANDINGS_PARAMS:
         return None
     try:
@@ -259,7 +259,8 @@ def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.
     version = selectors.snapshot_tag(state.snapshot, "api")
     if not isinstance(stored, page_cache.Stored) or version is None:
         return None
-    return stored if stored.version == version else None
+    path, language = request.get_full_path(), get_language()
+    return page_cache.Candidate(key, stored, version, lambda: enqueue_page_refresh(path, language))
 
 
 fast_path.register(StandingsApi, _fast_standings)

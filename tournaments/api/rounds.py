@@ -292,10 +292,10 @@ def round_api_version(snapshot: Any, rnd: Any) -> str:
     return f"{selectors.snapshot_tag(snapshot, 'round-api')}-{rnd.pk}{rnd.status}"
 
 
-def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stored | None:
+def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
     """The fast path (``hkk_tournament.web.fast_path``) of :class:`RoundDetailApi` for an
-    anonymous reader of a public event's published or finished round, no search; ``None``
-    unless its stored answer is current."""
+    anonymous reader of a public event's published or finished round, no search; its stored
+    answer and current version, ``None`` without them."""
     if request.GET.get("q"):
         return None
     tournament_id, number = kwargs["tournament_id"], kwargs["number"]
@@ -306,7 +306,13 @@ def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stor
     stored = found.get(key)
     if state is None or rnd is None or not isinstance(stored, page_cache.Stored):
         return None
-    return stored if stored.version == round_api_version(state.snapshot, rnd) else None
+    path, language = request.get_full_path(), get_language()
+    return page_cache.Candidate(
+        key,
+        stored,
+        round_api_version(state.snapshot, rnd),
+        lambda: enqueue_page_refresh(path, language),
+    )
 
 
 fast_path.register(RoundDetailApi, _fast_round)

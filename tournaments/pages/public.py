@@ -114,11 +114,14 @@ def _fast_state(
     return state, found.get(key)
 
 
-def _if_current(stored: Any, version: str | None) -> page_cache.Stored | None:
-    """``stored`` if it is a rendering of ``version``, else ``None``."""
+def _candidate(
+    request: HttpRequest, parts: tuple[object, ...], stored: Any, version: str | None
+) -> page_cache.Candidate | None:
+    """The fast path's find: ``stored`` (a rendering of ``parts``) and the ``version`` the view
+    would answer with now; ``None`` without either."""
     if version is None or not isinstance(stored, page_cache.Stored):
         return None
-    return stored if stored.version == version else None
+    return page_cache.Candidate(_page_key(parts), stored, version, _refresher(request))
 
 
 def _clock_part(rnd: Round | None) -> str:
@@ -261,7 +264,7 @@ def _round_version(snapshot: Any, rnd: Any) -> str:
     return f"{tag}-{rnd.pk}{rnd.status}-{_clock_part(rnd)}"
 
 
-def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stored | None:
+def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
     """The fast path of :func:`round_detail` (a published or finished round, no search)."""
     tournament_id, number = kwargs["tournament_id"], kwargs["number"]
     page = selectors.page_number(request.GET.get("page"))
@@ -270,7 +273,7 @@ def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stor
     rnd = state.round(number) if state is not None else None
     if state is None or rnd is None:
         return None
-    return _if_current(stored, _round_version(state.snapshot, rnd))
+    return _candidate(request, parts, stored, _round_version(state.snapshot, rnd))
 
 
 def _round_context(
@@ -417,7 +420,7 @@ def _standings_version(snapshot: Any, page: int, q: str) -> str | None:
     return selectors.snapshot_tag(snapshot, "standings", page, selectors.search_key(q))
 
 
-def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stored | None:
+def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
     """The fast path of :func:`standings` (no search)."""
     tournament_id = kwargs["tournament_id"]
     page = selectors.page_number(request.GET.get("page"))
@@ -425,7 +428,7 @@ def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.
     state, stored = _fast_state(request, tournament_id, parts)
     if state is None:
         return None
-    return _if_current(stored, _standings_version(state.snapshot, page, ""))
+    return _candidate(request, parts, stored, _standings_version(state.snapshot, page, ""))
 
 
 @require_safe  # GET and HEAD (a HEAD answers as the fast path does)
@@ -512,7 +515,7 @@ def _live_version(tag: str | None, rnd: Any, partial: bool) -> str | None:
     return f"{tag}-{_clock_part(rnd)}" if tag is not None and not partial else tag
 
 
-def _fast_live(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Stored | None:
+def _fast_live(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
     """The fast path of :func:`live` (the page or its fragment, no search)."""
     tournament_id = kwargs["tournament_id"]
     page = selectors.page_number(request.GET.get("page"))
@@ -524,7 +527,7 @@ def _fast_live(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Store
     rnd = state.current_round
     fragment_key = _live_fragment_key(state.snapshot, rnd, page, "")
     tag = f"{fragment_key}-{int(partial)}" if fragment_key is not None else None
-    return _if_current(stored, _live_version(tag, rnd, partial))
+    return _candidate(request, parts, stored, _live_version(tag, rnd, partial))
 
 
 fast_path.register(standings, _fast_standings)

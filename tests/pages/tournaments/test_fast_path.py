@@ -248,7 +248,9 @@ def test_a_stale_key_is_answered_while_a_worker_renders_it(settings):
     assert stored.gzipped is not None and gzip.decompress(stored.gzipped) == b"c" * 300
 
 
-def test_a_stale_page_hands_its_refresh_to_the_worker_task(event, settings, monkeypatch):
+def test_a_stale_page_hands_its_refresh_to_the_worker_task(
+    event, monkeypatch, django_assert_num_queries
+):
     from tournaments.pages import public
 
     t, _ = event
@@ -262,8 +264,13 @@ def test_a_stale_page_hands_its_refresh_to_the_worker_task(event, settings, monk
         return True
 
     monkeypatch.setattr(public, "enqueue_page_refresh", enqueue)
-    stale = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
+    stale = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")  # reads the changed state
     assert "Uj Nev" not in stale.content.decode() and sent == [(url, "en")]
+    # Until the worker has rendered it, the fast path answers the previous rendering, no query
+    # and no second refresh within HKK_PAGE_REFRESH_SECONDS.
+    with django_assert_num_queries(0):
+        again = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert again.content == stale.content and sent == [(url, "en")]
     from tournaments import tasks
 
     assert tasks.page_refresh_task.run(path=url, language="en")["pages"] == 1
