@@ -14,6 +14,8 @@ standings API and the round page), an anonymous visitor's request is made a few 
 - Django's test client (``django.test.Client``: the whole middleware stack), and
 - the WSGI application itself (``WSGIHandler`` called with a WSGI environ, as gunicorn does);
 
+with ``Accept-Encoding: gzip`` (``--accept-encoding ''``: uncompressed answers);
+
 printed per read and path: CPU milliseconds per request (``time.process_time``: this
 process's share; Redis's and PostgreSQL's own work is not in it), wall milliseconds, and
 database queries per request. The shared cache must be Redis (``HKK_CACHE_URL``); it is
@@ -35,8 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hkk_tournament.settings")
 
 
-def _environ(path: str, host: str) -> dict[str, Any]:
-    """A WSGI environ of an anonymous GET of ``path`` (with its query) over HTTPS."""
+def _environ(path: str, host: str, encoding: str) -> dict[str, Any]:
+    """A WSGI environ of an anonymous GET of ``path`` (with its query) over HTTPS, accepting
+    ``encoding`` (``Accept-Encoding``)."""
     base, _, query = path.partition("?")
     return {
         "REQUEST_METHOD": "GET",
@@ -46,7 +49,7 @@ def _environ(path: str, host: str) -> dict[str, Any]:
         "SERVER_PORT": "443",
         "HTTP_HOST": host,
         "HTTP_ACCEPT_LANGUAGE": "hu",
-        "HTTP_ACCEPT_ENCODING": "gzip",
+        "HTTP_ACCEPT_ENCODING": encoding,
         "REMOTE_ADDR": "127.0.0.1",
         "SERVER_PROTOCOL": "HTTP/1.1",
         "wsgi.url_scheme": "https",
@@ -78,6 +81,9 @@ def main() -> None:
     parser.add_argument("--event", type=int, default=1)
     parser.add_argument("--round", type=int, default=6)
     parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument(
+        "--accept-encoding", default="gzip", help="the clients' Accept-Encoding ('' for none)"
+    )
     args = parser.parse_args()
 
     import django
@@ -98,7 +104,8 @@ def main() -> None:
         "standings API": f"/api/tournaments/{args.event}/standings/",
         "round page": f"/tournaments/{args.event}/rounds/{args.round}/",
     }
-    client = Client(HTTP_HOST=host, HTTP_ACCEPT_LANGUAGE="hu", HTTP_ACCEPT_ENCODING="gzip")
+    encoding = args.accept_encoding
+    client = Client(HTTP_HOST=host, HTTP_ACCEPT_LANGUAGE="hu", HTTP_ACCEPT_ENCODING=encoding)
     handler = WSGIHandler()
 
     def wsgi(path: str) -> int:
@@ -107,7 +114,7 @@ def main() -> None:
         def start_response(code: str, headers: Any, *rest: Any) -> Any:
             status.append(code)
 
-        body = handler(_environ(path, host), start_response)
+        body = handler(_environ(path, host, encoding), start_response)
         size = sum(len(chunk) for chunk in body)
         getattr(body, "close", lambda: None)()
         return size if status and status[0].startswith("200") else -1
