@@ -29,7 +29,7 @@ from hkk_tournament.web.pagination import BoundedLimitOffsetPagination
 from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.access import can_manage
-from tournaments.api._common import READ_ERRORS, TournamentApi
+from tournaments.api._common import READ_ERRORS, TournamentApi, accepts_json
 from tournaments.models import Round
 from tournaments.services.jobs import enqueue_page_refresh
 
@@ -245,7 +245,7 @@ def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.
     """The fast path (``hkk_tournament.web.fast_path``) of :class:`StandingsApi` for an
     anonymous reader of a public event: only ``?limit=`` and ``?offset=`` (filters go to the
     view); its stored answer and current version, ``None`` without them."""
-    if not set(request.GET) <= _FAST_STANDINGS_PARAMS:
+    if not set(request.GET) <= _FAST_STANDINGS_PARAMS or not accepts_json(request):
         return None
     try:
         window = StandingsPagination().window(SimpleNamespace(query_params=request.GET))  # type: ignore[arg-type]

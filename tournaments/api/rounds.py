@@ -28,6 +28,7 @@ from tournaments.api._common import (
     ReasonInputSerializer,
     TournamentApi,
     _reason,
+    accepts_json,
 )
 from tournaments.api.matches import MatchOutputSerializer
 from tournaments.models import Round, Tournament
@@ -296,8 +297,8 @@ def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Cand
     """The fast path (``hkk_tournament.web.fast_path``) of :class:`RoundDetailApi` for an
     anonymous reader of a public event's published or finished round, no search; its stored
     answer and current version, ``None`` without them."""
-    if request.GET.get("q"):
-        return None
+    if not set(request.GET) <= {"page"} or not accepts_json(request):
+        return None  # a search or DRF's ?format= goes to the view
     tournament_id, number = kwargs["tournament_id"], kwargs["number"]
     page = selectors.page_number(request.GET.get("page"))
     key = round_api_key(tournament_id, number, page, "")

@@ -116,6 +116,16 @@ def test_a_fast_answer_equals_the_slow_one_without_a_query(
         assert _headers(fast_304) == _headers(slow_304), url
 
 
+def test_an_api_client_that_accepts_no_json_gets_the_views_answer(event):
+    t, _ = event
+    url = f"/api/tournaments/{t.pk}/standings/"
+    Client().get(url)
+    Client().get(url)
+    assert Client().get(url, HTTP_ACCEPT="application/json").status_code == 200
+    assert Client().get(url, HTTP_ACCEPT="text/csv").status_code == 406
+    assert Client().get(url, {"format": "json"}).status_code == 200
+
+
 def test_the_language_is_part_of_the_fast_answer(event):
     t, _ = event
     url = f"/tournaments/{t.pk}/standings/"
