@@ -295,3 +295,28 @@ def test_the_language_switch_needs_no_csrf_token(db):
     # Only the language: an unsafe "next" is not followed.
     away = client.post("/i18n/setlang/", {"language": "hu", "next": "https://evil.example/"})
     assert away.status_code == 302 and away["Location"] == "/"
+
+
+def test_a_recorded_result_keeps_the_state_and_a_standings_version_replaces_it(event):
+    from tournaments.services.push import push_event
+
+    t, _ = event
+    state, _ = selectors.public_state(t.pk)
+    assert state is not None
+    token = state.token
+    push_event(tournament_id=t.pk, kind="results", data={})
+    assert cache.get(state_module.token_key(t.pk)) == token
+    push_event(tournament_id=t.pk, kind="standings", data={})
+    assert cache.get(state_module.token_key(t.pk)) != token
+
+
+def test_a_foreign_host_or_a_waiting_message_never_gets_the_fast_answer(event):
+    t, _ = event
+    url = f"/tournaments/{t.pk}/standings/"
+    Client().get(url)
+    Client().get(url)
+    foreign = Client(raise_request_exception=False).get(url, HTTP_HOST="evil.example")
+    assert foreign.status_code == 400
+    client = Client()
+    client.cookies["messages"] = "x"  # Django's default MESSAGE_COOKIE_NAME
+    assert fast_path.lookup(client.get(url).wsgi_request) is None
