@@ -75,6 +75,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Anonymous reads of shared public pages from their stored rendering (no view, no query);
+    # inside the language choice, outside everything that reads the session or the database.
+    "hkk_tournament.web.fast_path.FastPathMiddleware",
     "hkk_tournament.web.shedding.LoadSheddingMiddleware",  # 503 for reads that waited too long
     "hkk_tournament.web.middleware.ApiBodyLimitMiddleware",  # 413 JSON on /api/
     "hkk_tournament.web.middleware.PageUploadLimitMiddleware",  # 413 page before a form reads
@@ -405,6 +408,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 HKK_BROKER_CHECK_TIMEOUT = env_int("HKK_BROKER_CHECK_TIMEOUT", 2)
 #: Public reads (GET, HEAD) that waited longer than this in the queue (X-Request-Start, set by
 #: the reverse proxy) answer 503 at once (hkk_tournament.web.shedding); 0 = never shed.
+# Seconds between two refreshes of one shared rendering handed to a worker: a stale page is
+# answered for at most this long (+ the queue wait and one rendering) after it went stale
+# (hkk_tournament.web.page_cache).
+HKK_PAGE_REFRESH_SECONDS = env_int("HKK_PAGE_REFRESH_SECONDS", 15)
 HKK_SHED_AFTER_MS = env_int("HKK_SHED_AFTER_MS", 1000)
 #: Seconds a shed client is told to wait (Retry-After).
 HKK_SHED_RETRY_AFTER = env_int("HKK_SHED_RETRY_AFTER", 5)

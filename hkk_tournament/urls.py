@@ -7,6 +7,8 @@ errors under ``/api/`` and translated error pages elsewhere.
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.urls import api_urlpatterns as accounts_api_urlpatterns
@@ -14,7 +16,9 @@ from hkk_tournament.web.rules_page import rules
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Without a CSRF token (docs/production.md, "Security notes"): a forged request can only
+    # change the display language, and the shared public pages then carry no per-visitor bytes.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("api/auth/", include((accounts_api_urlpatterns, "accounts_api"))),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -27,6 +27,7 @@ from tournaments.services.circuits import circuit_ratings_refresh
 from tournaments.services.jobs import (
     CIRCUIT_RATINGS_REFRESH,
     META_RECOMPUTE,
+    PAGES_REFRESH,
     PAGES_WARM,
     ROUND_PAIR_NEXT,
     STANDINGS_RECOMPUTE,
@@ -100,6 +101,14 @@ def pages_warm_task(self: Any, tournament_id: int) -> dict[str, Any]:
     Returns ``{"ok": True, "tournament": id, "pages": pages rendered}``.
     """
     return {"ok": True, "tournament": tournament_id, "pages": pages_warm(tournament_id)}
+
+
+@shared_task(bind=True, name=PAGES_REFRESH, acks_late=True)
+def page_refresh_task(self: Any, path: str, language: str) -> dict[str, Any]:
+    """Render the shared rendering at ``path`` in ``language`` again (a stale key a visitor
+    found, ``hkk_tournament.web.page_cache``); idempotent: a current or locked key is left
+    alone. Returns ``{"ok": True, "path": path, "pages": 1 if it answered 200 else 0}``."""
+    return {"ok": True, "path": path, "pages": warm_pages([path], languages=[language])}
 
 
 @shared_task(bind=True, name=CIRCUIT_RATINGS_REFRESH, acks_late=True)

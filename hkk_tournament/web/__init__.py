@@ -3,7 +3,8 @@
 - errors as answers: :mod:`.exceptions` (the DRF exception handler), :mod:`.error_views` and
   :mod:`.middleware` (``ApplicationError`` and HTTP errors rendered as pages);
 - caching: :mod:`.cache` (shared cache keys and versions), :mod:`.page_cache` (whole public
-  answers shared by all workers), :mod:`.http_cache` (ETags and
+  answers shared by all workers), :mod:`.fast_path` (anonymous reads answered from them
+  before the view), :mod:`.http_cache` (ETags and
   conditional requests), :mod:`.warmup` (filling a new worker's caches);
 - protection and health: :mod:`.throttling`, :mod:`.shedding` (503 for reads that waited
   too long), :mod:`.health`;

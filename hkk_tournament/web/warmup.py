@@ -21,6 +21,8 @@ from django.template.loader import get_template
 from django.urls import get_resolver
 from django.utils import formats, translation
 
+from hkk_tournament.web import page_cache
+
 logger = logging.getLogger(__name__)
 
 
@@ -58,11 +60,12 @@ def warm() -> int:
     return compiled
 
 
-def warm_pages(paths: list[str]) -> int:
+def warm_pages(paths: list[str], languages: list[str] | None = None) -> int:
     """Render the public pages at ``paths`` (e.g. an event's standings, live and round pages
-    right after a standings recompute or a publish) for an anonymous visitor in every language,
-    through the whole middleware stack, so the shared cache (``hkk_tournament.web.page_cache``)
-    holds their new version before the visitors ask. A page already current or being rendered
+    right after a standings recompute or a publish) for an anonymous visitor in each of
+    ``languages`` (default: every language), through the whole middleware stack, so the shared
+    cache (``hkk_tournament.web.page_cache``) holds their new version before the visitors ask
+    (rendered here: ``page_cache.rendering_inline``). A page already current or being rendered
     by another process is left alone. Returns the number of answers with status 200; never
     raises (a failure is logged)."""
     # Imported here: the test client is only needed by the workers that warm pages.
@@ -73,10 +76,12 @@ def warm_pages(paths: list[str]) -> int:
     secure = bool(getattr(settings, "SECURE_SSL_REDIRECT", False))
     client = Client(HTTP_HOST=host)
     done = 0
-    for code, _name in settings.LANGUAGES:
+    codes = languages if languages is not None else [code for code, _name in settings.LANGUAGES]
+    for code in codes:
         for path in paths:
             try:
-                response = client.get(path, HTTP_ACCEPT_LANGUAGE=code, secure=secure)
+                with page_cache.rendering_inline():
+                    response = client.get(path, HTTP_ACCEPT_LANGUAGE=code, secure=secure)
             except Exception:
                 logger.warning("warm-up of %s (%s) failed", path, code, exc_info=True)
                 continue

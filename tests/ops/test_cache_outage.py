@@ -113,7 +113,9 @@ EXPECTED = {
 }
 
 
-def test_pages_render_without_an_unreachable_cache(cache_down, running_event, caplog):
+def test_pages_render_without_an_unreachable_cache(running_event, cache_down, caplog):
+    # The event is made first: its writes reach the cache (the public state hooks), so the
+    # outage is first met, and logged, by the requests below.
     client = Client(raise_request_exception=False)
     started = time.monotonic()
     statuses = _pages_answer(client, running_event)

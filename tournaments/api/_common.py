@@ -47,6 +47,14 @@ def require_authenticated(user: Any) -> None:
         raise NotAuthenticated()
 
 
+def accepts_json(request: Any) -> bool:
+    """Whether ``request``'s ``Accept`` header lets DRF answer JSON (absent, ``*/*`` or a JSON
+    type): the fast path (``hkk_tournament.web.fast_path``) leaves any other to the view, whose
+    content negotiation answers 406."""
+    accept = request.META.get("HTTP_ACCEPT", "") or "*/*"
+    return "*/*" in accept or "application/*" in accept or "json" in accept
+
+
 class TournamentApi(APIView):
     """Base of every tournaments API view: the role-checked tournament lookups.
 

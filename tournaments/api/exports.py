@@ -8,27 +8,30 @@ Rules: docs/rules.md §15 (Match points and tiebreakers).
 from __future__ import annotations
 
 import hashlib
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.web import http_cache, page_cache
+from hkk_tournament.web import fast_path, http_cache, page_cache
 from hkk_tournament.web.downloads import csv_response
 from hkk_tournament.web.pagination import BoundedLimitOffsetPagination
 from hkk_tournament.web.schema import ErrorResponseSerializer
 from tournaments import selectors, services
 from tournaments.access import can_manage
-from tournaments.api._common import READ_ERRORS, TournamentApi
+from tournaments.api._common import READ_ERRORS, TournamentApi, accepts_json
 from tournaments.models import Round
+from tournaments.services.jobs import enqueue_page_refresh
 
 #: Standings rows per answer without ``?limit=``.
 STANDINGS_DEFAULT_LIMIT = 100
@@ -211,17 +214,56 @@ class StandingsApi(TournamentApi):
             return http_cache.add_validators(
                 request, render(), tag=None, last_modified=None, public=False
             )
-        identity = (
-            f"{get_language()}|{base_url}|{limit}|{offset}|{entry or 0}|{selectors.search_key(q)}"
-        )
+        public = tournament.is_public and not request.user.is_authenticated
+        path, language = request.get_full_path(), get_language()
         return page_cache.shared_response(
             request,
-            key="api-standings:" + hashlib.sha256(identity.encode()).hexdigest(),
+            key=standings_api_key(base_url, window, entry, q),
             version=tag,
             render=render,
-            public=tournament.is_public and not request.user.is_authenticated,
+            public=public,
             last_modified=modified,
+            refresh=(lambda: enqueue_page_refresh(path, language)) if public else None,
         )
+
+
+def standings_api_key(base_url: str, window: tuple[int, int], entry: int | None, q: str) -> str:
+    """The shared cache key of a standings answer: the language, the URL without its query,
+    the ``(limit, offset)`` window and the filters."""
+    limit, offset = window
+    identity = (
+        f"{get_language()}|{base_url}|{limit}|{offset}|{entry or 0}|{selectors.search_key(q)}"
+    )
+    return "api-standings:" + hashlib.sha256(identity.encode()).hexdigest()
+
+
+#: The query parameters the fast path of the standings answer reads itself.
+_FAST_STANDINGS_PARAMS = frozenset({"limit", "offset"})
+
+
+def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
+    """The fast path (``hkk_tournament.web.fast_path``) of :class:`StandingsApi` for an
+    anonymous reader of a public event: only ``?limit=`` and ``?offset=`` (filters go to the
+    view); its stored answer and current version, ``None`` without them."""
+    if not set(request.GET) <= _FAST_STANDINGS_PARAMS or not accepts_json(request):
+        return None
+    try:
+        window = StandingsPagination().window(SimpleNamespace(query_params=request.GET))  # type: ignore[arg-type]
+    except ValidationError:
+        return None
+    key = standings_api_key(request.build_absolute_uri(request.path), window, None, "")
+    state, found = selectors.public_state(kwargs["tournament_id"], also=[key], need_also=True)
+    if state is None or not state.anonymous_visible:
+        return None
+    stored = found.get(key)
+    version = selectors.snapshot_tag(state.snapshot, "api")
+    if not isinstance(stored, page_cache.Stored) or version is None:
+        return None
+    path, language = request.get_full_path(), get_language()
+    return page_cache.Candidate(key, stored, version, lambda: enqueue_page_refresh(path, language))
+
+
+fast_path.register(StandingsApi, _fast_standings)
 
 
 class StandingsCsvApi(TournamentApi):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -19,7 +20,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.web import page_cache
+from hkk_tournament.web import fast_path, page_cache
 from hkk_tournament.web.converters import SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import (
@@ -28,9 +29,11 @@ from tournaments.api._common import (
     ReasonInputSerializer,
     TournamentApi,
     _reason,
+    accepts_json,
 )
 from tournaments.api.matches import MatchOutputSerializer
 from tournaments.models import Round, Tournament
+from tournaments.services.jobs import enqueue_page_refresh
 
 # --- serializers --------------------------------------------------------------------------
 
@@ -283,14 +286,53 @@ class RoundDetailApi(TournamentApi):
 
         if rnd.status == Round.Status.DRAFT or request.user.is_authenticated:
             return render()  # the staff and players see die rolls and games at once
-        tag = selectors.snapshot_tag(selectors.standings_snapshot(tournament), "round-api")
+        path, language = request.get_full_path(), get_language()
         return page_cache.shared_response(
             request,
-            key=f"api-round:{tournament.pk}:{rnd.number}:{page}:{selectors.search_key(q)}",
-            version=f"{tag}-{rnd.pk}{rnd.status}",
+            key=round_api_key(tournament.pk, rnd.number, page, q),
+            version=round_api_version(selectors.standings_snapshot(tournament), rnd),
             render=render,
             public=tournament.is_public,
+            refresh=lambda: enqueue_page_refresh(path, language),
         )
+
+
+def round_api_key(tournament_id: int, number: int, page: int, q: str) -> str:
+    """The shared cache key of a round's answer (page ``page``, search ``q``) in the active
+    language (the names are shown in its order: family name first in Hungarian)."""
+    return f"api-round:{tournament_id}:{number}:{page}:{selectors.search_key(q)}:{get_language()}"
+
+
+def round_api_version(snapshot: Any, rnd: Any) -> str:
+    """The shared round answer's version: the standings version and the round's status
+    (``snapshot`` / ``rnd``: the models or the public state's facts)."""
+    return f"{selectors.snapshot_tag(snapshot, 'round-api')}-{rnd.pk}{rnd.status}"
+
+
+def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
+    """The fast path (``hkk_tournament.web.fast_path``) of :class:`RoundDetailApi` for an
+    anonymous reader of a public event's published or finished round, no search; its stored
+    answer and current version, ``None`` without them."""
+    if not set(request.GET) <= {"page"} or not accepts_json(request):
+        return None  # a search or DRF's ?format= goes to the view
+    tournament_id, number = kwargs["tournament_id"], kwargs["number"]
+    page = selectors.page_number(request.GET.get("page"))
+    key = round_api_key(tournament_id, number, page, "")
+    state, found = selectors.public_state(tournament_id, also=[key], need_also=True)
+    rnd = state.round(number) if state is not None and state.anonymous_visible else None
+    stored = found.get(key)
+    if state is None or rnd is None or not isinstance(stored, page_cache.Stored):
+        return None
+    path, language = request.get_full_path(), get_language()
+    return page_cache.Candidate(
+        key,
+        stored,
+        round_api_version(state.snapshot, rnd),
+        lambda: enqueue_page_refresh(path, language),
+    )
+
+
+fast_path.register(RoundDetailApi, _fast_round)
 
 
 class RoundSwapApi(TournamentApi):

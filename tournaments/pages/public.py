@@ -21,9 +21,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
-from hkk_tournament.web import http_cache, page_cache
+from hkk_tournament.web import fast_path, http_cache, page_cache
 from tournaments import selectors, services
 from tournaments.access import (
     can_appoint_staff,
@@ -41,6 +41,7 @@ from tournaments.pages.organiser_forms import (
     TournamentOptionsForm,
 )
 from tournaments.selectors import current_round, own_membership
+from tournaments.services.jobs import enqueue_page_refresh
 
 #: Seconds between two refreshes of the live page.
 REFRESH_SECONDS = 30
@@ -57,6 +58,18 @@ ROUND_TABLES_PAGE_SIZE = 100
 CLOCK_STEP_SECONDS = 30
 
 
+def _page_key(parts: tuple[object, ...]) -> str:
+    """The shared cache key of an anonymous page: its ``parts`` and the active language."""
+    return "page:" + ":".join(str(p) for p in (*parts, get_language()))
+
+
+def _refresher(request: HttpRequest) -> Callable[[], bool]:
+    """Hands the rendering of ``request``'s URL in the active language to a worker
+    (``services.jobs.enqueue_page_refresh``; ``False`` in eager mode)."""
+    path, language = request.get_full_path(), get_language()
+    return lambda: enqueue_page_refresh(path, language)
+
+
 def _shared(
     request: HttpRequest,
     tournament: Tournament,
@@ -67,23 +80,48 @@ def _shared(
 ) -> HttpResponseBase | None:
     """An anonymous visitor's page of a public event from the shared cache
     (``hkk_tournament.web.page_cache``): stored per ``parts`` and language, renewed when
-    ``version`` changes; ``render(extra)`` renders it with ``extra`` added to the context (the
-    CSRF token placeholder). ``None`` for anyone else (signed-in users get their own page)."""
+    ``version`` changes (by a worker when a previous rendering exists); ``render(extra)``
+    renders it. ``None`` for anyone else (signed-in users get their own page)."""
     if request.method not in ("GET", "HEAD") or version is None:
         return None
     if request.user.is_authenticated or not tournament.is_public:
         return None
-    key = "page:" + ":".join(str(p) for p in (*parts, get_language()))
     searched = bool(request.GET.get("q"))
     return page_cache.shared_response(
         request,
-        key=key,
+        key=_page_key(parts),
         version=version,
-        render=lambda: render({"csrf_token": page_cache.CSRF_MARKER}),
+        render=lambda: render({}),
         public=True,
         last_modified=modified,
         keep=page_cache.SEARCH_KEEP_SECONDS if searched else page_cache.KEEP_SECONDS,
+        refresh=_refresher(request),
     )
+
+
+def _fast_state(
+    request: HttpRequest, tournament_id: int, parts: tuple[object, ...]
+) -> tuple[selectors.PublicState | None, Any]:
+    """The fast path's reads for an anonymous page (``hkk_tournament.web.fast_path``): the
+    event's public state (``None`` unless an anonymous visitor may see it) and the stored
+    rendering of ``parts``, in one cache read. Searches are left to the view."""
+    if request.GET.get("q"):
+        return None, None
+    key = _page_key(parts)
+    state, found = selectors.public_state(tournament_id, also=[key], need_also=True)
+    if state is None or not state.anonymous_visible:
+        return None, None
+    return state, found.get(key)
+
+
+def _candidate(
+    request: HttpRequest, parts: tuple[object, ...], stored: Any, version: str | None
+) -> page_cache.Candidate | None:
+    """The fast path's find: ``stored`` (a rendering of ``parts``) and the ``version`` the view
+    would answer with now; ``None`` without either."""
+    if version is None or not isinstance(stored, page_cache.Stored):
+        return None
+    return page_cache.Candidate(_page_key(parts), stored, version, _refresher(request))
 
 
 def _clock_part(rnd: Round | None) -> str:
@@ -210,13 +248,32 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         )
 
     if rnd.status != Round.Status.DRAFT:
-        tag = selectors.snapshot_tag(selectors.standings_snapshot(tournament), "round")
-        version = f"{tag}-{rnd.pk}{rnd.status}-{_clock_part(rnd)}"
+        version = _round_version(selectors.standings_snapshot(tournament), rnd)
         parts = ("round", tournament.pk, rnd.number, page, selectors.search_key(q))
         shared = _shared(request, tournament, parts, version, round_page)
         if shared is not None:
             return shared
     return round_page({})
+
+
+def _round_version(snapshot: Any, rnd: Any) -> str:
+    """The shared round page's version: the standings version (results show with the
+    standings that follow them), the round and its clock. ``snapshot``: a ``StandingsSnapshot``
+    or the public state's facts; ``rnd``: a ``Round`` or its facts."""
+    tag = selectors.snapshot_tag(snapshot, "round")
+    return f"{tag}-{rnd.pk}{rnd.status}-{_clock_part(rnd)}"
+
+
+def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
+    """The fast path of :func:`round_detail` (a published or finished round, no search)."""
+    tournament_id, number = kwargs["tournament_id"], kwargs["number"]
+    page = selectors.page_number(request.GET.get("page"))
+    parts = ("round", tournament_id, number, page, selectors.search_key(""))
+    state, stored = _fast_state(request, tournament_id, parts)
+    rnd = state.round(number) if state is not None else None
+    if state is None or rnd is None:
+        return None
+    return _candidate(request, parts, stored, _round_version(state.snapshot, rnd))
 
 
 def _round_context(
@@ -302,7 +359,7 @@ def _stored_rows(tournament: Tournament, snapshot: StandingsSnapshot | None) -> 
     return services.standings_stored_rows(tournament=tournament, snapshot=snapshot)
 
 
-@require_GET
+@require_safe  # GET and HEAD (a HEAD answers as the fast path does)
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """GET /tournaments/<id>/standings/: the standings (rank, points, the tournament's tiebreaker
     columns; docs/rules.md §15 (Match points and tiebreakers)) for whoever may see the event
@@ -318,7 +375,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     tournament = visible_tournament(request, tournament_id)
     page_number, q = _list_params(request)
     snapshot = selectors.standings_snapshot(tournament)
-    tag = selectors.snapshot_tag(snapshot, "standings", page_number, selectors.search_key(q))
+    tag = _standings_version(snapshot, page_number, q)
     modified = snapshot.computed_at if snapshot is not None else None
     if request.user.is_authenticated or not tournament.is_public:
         unchanged = http_cache.not_modified(request, tag=tag, last_modified=modified)
@@ -357,7 +414,24 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     )
 
 
-@require_GET
+def _standings_version(snapshot: Any, page: int, q: str) -> str | None:
+    """The standings page's ETag tag and shared version (``None`` without standings);
+    ``snapshot``: a ``StandingsSnapshot`` or the public state's facts."""
+    return selectors.snapshot_tag(snapshot, "standings", page, selectors.search_key(q))
+
+
+def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
+    """The fast path of :func:`standings` (no search)."""
+    tournament_id = kwargs["tournament_id"]
+    page = selectors.page_number(request.GET.get("page"))
+    parts = ("standings", tournament_id, page, selectors.search_key(""))
+    state, stored = _fast_state(request, tournament_id, parts)
+    if state is None:
+        return None
+    return _candidate(request, parts, stored, _standings_version(state.snapshot, page, ""))
+
+
+@require_safe  # GET and HEAD (a HEAD answers as the fast path does)
 def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """GET /tournaments/<id>/live/: the tables of the latest published or finished round
     (``LIVE_TABLES_PAGE_SIZE`` per page, ``?page=``, and ``?q=`` to find one's table by name)
@@ -375,12 +449,9 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     tournament = visible_tournament(request, tournament_id)
     page, q = _list_params(request)
     rnd = current_round(tournament=tournament)
-    round_part = f"{rnd.pk}{rnd.status}" if rnd is not None else "none"
     partial = request.GET.get("partial") == "1"
     snapshot = selectors.standings_snapshot(tournament)
-    fragment_key = selectors.snapshot_tag(
-        snapshot, "live", round_part, page, selectors.search_key(q)
-    )
+    fragment_key = _live_fragment_key(snapshot, rnd, page, q)
     tag = f"{fragment_key}-{int(partial)}" if fragment_key is not None else None
     modified = snapshot.computed_at if snapshot is not None else None
     if request.user.is_authenticated or not tournament.is_public:
@@ -421,7 +492,7 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
         return render(request, "tournaments/public/live.html", context)
 
     parts = ("live", tournament.pk, page, selectors.search_key(q), int(partial))
-    version = f"{tag}-{_clock_part(rnd)}" if tag is not None and not partial else tag
+    version = _live_version(tag, rnd, partial)
     shared = _shared(request, tournament, parts, version, live_page, modified)
     if shared is not None:
         return shared
@@ -429,6 +500,39 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     return http_cache.add_validators(
         request, response, tag=tag, last_modified=modified, public=tournament.is_public
     )
+
+
+def _live_fragment_key(snapshot: Any, rnd: Any, page: int, q: str) -> str | None:
+    """The live page's fragment key: the standings version, the shown round, page and search
+    (``None`` without standings). ``snapshot`` / ``rnd``: the models or the public state's
+    facts."""
+    round_part = f"{rnd.pk}{rnd.status}" if rnd is not None else "none"
+    return selectors.snapshot_tag(snapshot, "live", round_part, page, selectors.search_key(q))
+
+
+def _live_version(tag: str | None, rnd: Any, partial: bool) -> str | None:
+    """The shared live page's version: its ETag ``tag`` and, for the whole page, the clock."""
+    return f"{tag}-{_clock_part(rnd)}" if tag is not None and not partial else tag
+
+
+def _fast_live(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
+    """The fast path of :func:`live` (the page or its fragment, no search)."""
+    tournament_id = kwargs["tournament_id"]
+    page = selectors.page_number(request.GET.get("page"))
+    partial = request.GET.get("partial") == "1"
+    parts = ("live", tournament_id, page, selectors.search_key(""), int(partial))
+    state, stored = _fast_state(request, tournament_id, parts)
+    if state is None:
+        return None
+    rnd = state.current_round
+    fragment_key = _live_fragment_key(state.snapshot, rnd, page, "")
+    tag = f"{fragment_key}-{int(partial)}" if fragment_key is not None else None
+    return _candidate(request, parts, stored, _live_version(tag, rnd, partial))
+
+
+fast_path.register(standings, _fast_standings)
+fast_path.register(live, _fast_live)
+fast_path.register(round_detail, _fast_round)
 
 
 def _live_page_context(

@@ -109,6 +109,7 @@ from tournaments.selectors.rounds import (
     round_table_count,
     rounds_visible,
 )
+from tournaments.selectors.shared_state import PublicState, RoundFacts, public_state
 from tournaments.selectors.staff import my_roles, staff_list, user_find, user_get
 from tournaments.selectors.standings import (
     TIEBREAKER_DIGITS,
@@ -160,6 +161,8 @@ __all__ = [
     "NextAction",
     "PAGES_AROUND",
     "PolicySummary",
+    "PublicState",
+    "RoundFacts",
     "RightView",
     "SEARCH_MAX_CHARS",
     "SearchedPage",
@@ -219,6 +222,7 @@ __all__ = [
     "paginate",
     "page_number",
     "pairings_by_name",
+    "public_state",
     "policy_choices",
     "policy_source_text",
     "policy_summary",

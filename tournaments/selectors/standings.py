@@ -25,6 +25,7 @@ from tournaments.models import StandingsSnapshot, Tournament
 from tournaments.models.entries import person_name
 from tournaments.selectors.entries import names_by_entry
 from tournaments.selectors.paging import SearchedPage, name_matches, paginate, search_needle
+from tournaments.selectors.shared_state import SnapshotFacts
 
 #: Digits shown for a tiebreaker value (the exact value goes in a title attribute / "exact").
 TIEBREAKER_DIGITS = 4
@@ -90,9 +91,10 @@ def snapshot_rows(snapshot: StandingsSnapshot) -> list[dict[str, Any]]:
         return rows
 
 
-def snapshot_tag(snapshot: StandingsSnapshot | None, *extra: object) -> str | None:
+def snapshot_tag(snapshot: StandingsSnapshot | SnapshotFacts | None, *extra: object) -> str | None:
     """The identity of what is read from ``snapshot`` (for ETags and cached fragments):
-    tournament, version and computation time, plus ``extra`` parts; ``None`` without one."""
+    tournament, version and computation time, plus ``extra`` parts; ``None`` without one.
+    ``snapshot``: the model or the public state's facts (``selectors.shared_state``)."""
     if snapshot is None:
         return None
     parts = [snapshot.tournament_id, snapshot.version, snapshot.computed_at.timestamp(), *extra]

@@ -15,6 +15,7 @@ from django.db import transaction
 from hkk_tournament.jobs import JobArg, JobKey, enqueue, open_batch, send
 
 __all__ = [
+    "PAGES_REFRESH",
     "PAGES_WARM",
     "CIRCUIT_RATINGS_REFRESH",
     "ROUND_PAIR_NEXT",
@@ -23,6 +24,7 @@ __all__ = [
     "META_RECOMPUTE",
     "JobArg",
     "enqueue",
+    "enqueue_page_refresh",
     "enqueue_pages_warm",
     "enqueue_circuit_ratings",
     "enqueue_meta",
@@ -35,6 +37,7 @@ __all__ = [
 ROUND_PAIR_NEXT = "tournaments.round_pair_next"
 STANDINGS_RECOMPUTE = "tournaments.standings_recompute"
 PAGES_WARM = "tournaments.pages_warm"
+PAGES_REFRESH = "tournaments.page_refresh"
 META_RECOMPUTE = "tournaments.meta_recompute"
 
 
@@ -103,6 +106,21 @@ def enqueue_pages_warm(tournament_id: int) -> None:
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
         return
     enqueue(PAGES_WARM, tournament_id=tournament_id)
+
+
+def enqueue_page_refresh(path: str, language: str) -> bool:
+    """Render the shared public page or API answer at ``path`` (with its query) for an
+    anonymous visitor in ``language`` in a worker (``hkk_tournament.web.page_cache``: a stale
+    rendering is answered meanwhile). Returns ``False`` without a broker (eager mode): the
+    caller then renders in its own request. With the broker unreachable the job runs
+    in-process (:mod:`hkk_tournament.jobs`). Sent at once outside a transaction, after the
+    commit inside one."""
+    from django.conf import settings
+
+    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        return False
+    enqueue(PAGES_REFRESH, path=path, language=language)
+    return True
 
 
 #: Registered name of the circuit ratings task (``tournaments.tasks`` uses the same constant).

@@ -32,6 +32,7 @@ from django.utils import timezone
 from tournaments import selectors
 from tournaments.models import Game, Match, PushEvent, Round
 from tournaments.selectors.clock import clock_read
+from tournaments.services.public_state import public_state_changed
 
 __all__ = [
     "KEEP_HOURS",
@@ -113,6 +114,8 @@ def push_event(
         "staff_only": staff_only,
     }
     transaction.on_commit(lambda: _send(message))
+    if kind != "results":  # a result changes none of the public state's facts
+        public_state_changed(tournament_id)
     return event
 
 

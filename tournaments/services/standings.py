@@ -24,6 +24,7 @@ from tournaments.domain.types import StandingRow
 from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.services._common import scoring_for
 from tournaments.services.csv_files import SafeCsvWriter
+from tournaments.services.public_state import public_state_changed
 from tournaments.services.push import push_event
 
 
@@ -295,6 +296,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot:
         StandingsSnapshot.objects.filter(tournament=tournament).update(
             version=F("version") + 1, **values
         )
+        public_state_changed(tournament_id)  # the update above bypasses the model signals
         # The rows just written are not read back (about 1 MB at 4,096 entries).
         snapshot = StandingsSnapshot.objects.defer("rows").get(tournament=tournament)
         snapshot.rows = rows
