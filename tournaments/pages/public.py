@@ -33,6 +33,7 @@ from tournaments.access import (
     player_entry_ids,
 )
 from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentAction
+from tournaments.pages import find_table
 from tournaments.pages.common import visible_round, visible_tournament
 from tournaments.pages.organiser_forms import (
     DetailsForm,
@@ -347,6 +348,9 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
         }
         return render(request, "tournaments/public/standings.html", context)
 
+    found = find_table.standings_search(request, tournament, snapshot, tag)
+    if found is not None:
+        return found
     parts = ("standings", tournament.pk, page_number, selectors.search_key(q))
     shared = _shared(request, tournament, parts, tag, page, modified)
     if shared is not None:
@@ -422,6 +426,9 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
 
     parts = ("live", tournament.pk, page, selectors.search_key(q), int(partial))
     version = f"{tag}-{_clock_part(rnd)}" if tag is not None and not partial else tag
+    found = find_table.live_search(request, context, version, snapshot, _live_page_context)
+    if found is not None:
+        return found
     shared = _shared(request, tournament, parts, version, live_page, modified)
     if shared is not None:
         return shared
