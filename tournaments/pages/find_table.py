@@ -38,6 +38,7 @@ marker, ``Cache-Control: public``, ``Vary``, 304 for a matching ``If-None-Match`
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import hashlib
 import logging
 import re
@@ -106,7 +107,9 @@ class PartsError(Exception):
 
 @dataclass(frozen=True)
 class SearchParts:
-    """One page's search parts at one version (module docstring).
+    """One page's search parts at one version (module docstring); ``data``: what the page
+    shows besides the clock (the round and the standings), so that parts whose only change
+    is the clock may answer while the new ones are built.
 
     ``found``: (before the count, count → first row, after the last row); ``empty``: (before,
     after the count) with no match; ``sentence``: the count's msgids (``None``: the page shows
@@ -121,6 +124,7 @@ class SearchParts:
     sentence: tuple[str, str] | None
     haystack: str
     starts: tuple[int, ...]
+    data: str | None = None
 
     def matching(self, needle: str, limit: int) -> list[int] | None:
         """Indexes of the rows whose names contain ``needle`` (in order); ``None`` when more
@@ -353,8 +357,9 @@ def _keep(key: str, parts: SearchParts) -> SearchParts:
     return parts
 
 
-def _stored(key: str, version: str) -> SearchParts | None:
-    """The parts of ``key`` at ``version`` from this process or the shared cache."""
+def _stored(key: str, version: str, data: str | None = None) -> SearchParts | None:
+    """The parts of ``key`` at ``version`` from this process or the shared cache; with
+    ``data``, else parts of another version showing the same ``data`` (only the clock moved)."""
     with _KEPT_LOCK:
         parts = _KEPT.get(key)
     if parts is not None and parts.version == version:
@@ -362,21 +367,28 @@ def _stored(key: str, version: str) -> SearchParts | None:
     shared = cache.get(key)
     if isinstance(shared, SearchParts) and shared.version == version:
         return _keep(key, shared)
+    if data is not None:
+        for other in (parts, shared):
+            if isinstance(other, SearchParts) and other.data == data:
+                return other
     return None
 
 
-def current_parts(key: str, version: str, build: Callable[[], SearchParts]) -> SearchParts | None:
+def current_parts(
+    key: str, version: str, build: Callable[[], SearchParts], data: str | None = None
+) -> SearchParts | None:
     """The parts of ``key`` at ``version``: kept (process, then shared cache), else built by
-    this process if it takes the key's lock, else another process's build waited for (up to
-    ``page_cache.WAIT_SECONDS``). ``None`` when none came in time or the build failed (the
-    caller renders the page normally)."""
+    this process if it takes the key's lock, else (while another process builds them) the
+    parts of an older version with the same ``data`` when there are any (``None``: never), else
+    another process's build waited for (up to ``page_cache.WAIT_SECONDS``). ``None`` when none
+    came in time or the build failed (the caller renders the page normally)."""
     parts = _stored(key, version)
     if parts is not None:
         return parts
     lock = f"{key}:lock"
     if cache.add(lock, 1, page_cache.LOCK_SECONDS):
         try:
-            parts = build()
+            parts = dataclasses.replace(build(), data=data)
         except PartsError:
             logger.warning("search parts of %s not built", key, exc_info=True)
             return None
@@ -384,6 +396,9 @@ def current_parts(key: str, version: str, build: Callable[[], SearchParts]) -> S
             cache.delete(lock)
         cache.set(key, parts, PARTS_SECONDS)
         return _keep(key, parts)
+    parts = _stored(key, version, data)
+    if parts is not None:
+        return parts
     deadline = time.monotonic() + page_cache.WAIT_SECONDS
     while time.monotonic() < deadline and cache.has_key(lock):
         time.sleep(0.05)
@@ -456,10 +471,15 @@ def live_search(
     kind = "live-partial" if partial else "live"
     key = f"find-parts:{kind}:{tournament.pk}:{get_language()}"
     base = _base_version(version, q)
+    rnd: Round | None = context["round"]
+    # The whole page shows the clock (its version moves every ``CLOCK_STEP_SECONDS`` while it
+    # runs): parts of the same round and standings answer while the new ones are built.
+    shown = selectors.snapshot_tag(snapshot, "find", rnd.pk if rnd else 0, rnd and rnd.status)
     parts = current_parts(
         key,
         base,
         lambda: build_live(request, context, page_context, version=base, partial=partial),
+        data=None if partial else shown,
     )
     return respond(request, parts, q, snapshot) if parts is not None else None
 

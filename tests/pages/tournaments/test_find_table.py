@@ -242,3 +242,23 @@ def test_the_warm_up_builds_the_parts_in_every_language(event):
         for language in ("hu", "en"):
             key = f"find-parts:{kind}:{event.pk}:{language}"
             assert isinstance(cache.get(key), find_table.SearchParts), key
+
+
+def test_while_new_parts_are_built_only_a_clock_change_answers_with_the_old_ones(
+    event, monkeypatch
+):
+    from hkk_tournament.web import page_cache
+
+    Client().get(f"/tournaments/{event.pk}/live/?q=kovacs")
+    key = f"find-parts:live:{event.pk}:hu"
+    old = find_table._KEPT[key]
+    assert old.data is not None
+    cache.add(f"{key}:lock", 1, 30)  # another process is building the new version
+
+    def never() -> find_table.SearchParts:
+        raise AssertionError("built while another process holds the lock")
+
+    assert find_table.current_parts(key, old.version + "-c2", never, data=old.data) is old
+    monkeypatch.setattr(page_cache, "WAIT_SECONDS", 0.1)
+    # Another round or other standings: no stale answer; the page is rendered instead.
+    assert find_table.current_parts(key, "next round", never, data="other") is None
