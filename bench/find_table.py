@@ -37,13 +37,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _cpu(calls: list[Callable[[], Any]]) -> float:
-    """Milliseconds of this process's CPU per call (the calls' statuses checked)."""
+def _cpu(get: Callable[[str], Any], urls: list[str]) -> float:
+    """Milliseconds of this process's CPU per ``get(url)`` (the answers' statuses checked)."""
     start = time.process_time()
-    for call in calls:
-        response = call()
+    for url in urls:
+        response = get(url)
         assert response.status_code == 200, response.status_code
-    return (time.process_time() - start) * 1000 / len(calls)
+    return (time.process_time() - start) * 1000 / len(urls)
 
 
 def main() -> None:
@@ -80,13 +80,14 @@ def main() -> None:
     print(f"event {tournament.pk}: {len(names)} distinct names searched, Hungarian, anonymous")
     print(f"machine load average: {os.getloadavg()[0]:.2f}")
     real_live, real_standings = find_table.live_search, find_table.standings_search
-    find_table.live_search = lambda *a, **kw: None  # type: ignore[assignment]
-    find_table.standings_search = lambda *a, **kw: None  # type: ignore[assignment]
+    find_table.live_search = lambda *a, **kw: None
+    find_table.standings_search = lambda *a, **kw: None
     for kind, url in pages.items():
         client.get(url("warm-up"))  # the page's other caches (fragments, index) warm
         urls = [url(n) for n in names[1 : args.before + 1]]
-        calls = [lambda u=u: client.get(u) for u in urls]
-        print(f"before  {kind:13} {_cpu(calls):8.2f} ms CPU per search (rendered per name)")
+        print(
+            f"before  {kind:13} {_cpu(client.get, urls):8.2f} ms CPU per search (rendered per name)"
+        )
     find_table.live_search, find_table.standings_search = real_live, real_standings
     cache.clear()
     find_table._KEPT.clear()
@@ -116,10 +117,8 @@ def main() -> None:
 
     for kind, url in pages.items():
         urls = [url(n) for n in names]
-        calls = [lambda u=u: client.get(u) for u in urls]
-        print(f"after   {kind:13} {_cpu(calls):8.3f} ms CPU per search (test client)")
-        calls = [lambda u=u: view(u) for u in urls]
-        print(f"after   {kind:13} {_cpu(calls):8.3f} ms CPU per search (view function)")
+        print(f"after   {kind:13} {_cpu(client.get, urls):8.3f} ms CPU per search (test client)")
+        print(f"after   {kind:13} {_cpu(view, urls):8.3f} ms CPU per search (view function)")
         parts = find_table._KEPT[f"find-parts:{kind}:{tournament.pk}:hu"]
         requests = [factory.get(u) for u in urls]
         start = time.process_time()
