@@ -348,9 +348,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
         }
         return render(request, "tournaments/public/standings.html", context)
 
-    found = find_table.standings_search(request, tournament, snapshot, tag)
-    if found is not None:
-        return found
+    if found := find_table.standings_search(request, tournament, snapshot, tag):
+        return found  # "find my table" from the search parts (None: render as usual)
     parts = ("standings", tournament.pk, page_number, selectors.search_key(q))
     shared = _shared(request, tournament, parts, tag, page, modified)
     if shared is not None:
@@ -426,9 +425,8 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
 
     parts = ("live", tournament.pk, page, selectors.search_key(q), int(partial))
     version = f"{tag}-{_clock_part(rnd)}" if tag is not None and not partial else tag
-    found = find_table.live_search(request, context, version, snapshot, _live_page_context)
-    if found is not None:
-        return found
+    if found := find_table.live_search(request, context, version, snapshot, _live_page_context):
+        return found  # "find my table" from the search parts (None: render as usual)
     shared = _shared(request, tournament, parts, version, live_page, modified)
     if shared is not None:
         return shared
