@@ -23,9 +23,12 @@ database query beyond the view's own version look-up and no template rendering p
 
 The parts of a version live in the shared cache (one key per page kind, event and language;
 the worker builds them in ``tournaments.tasks.pages_warm`` through a warm-up search right
-after each publish and recompute) and in each process (:data:`PARTS_KEPT` sets, LRU by
-version). A request that finds no current parts builds them under a lock
-(``cache.add``, as ``hkk_tournament.web.page_cache`` does); others wait for them up to
+after each publish) and in each process (:data:`PARTS_KEPT` sets, LRU by version). A request
+that finds no current parts (a recompute moved the version on: rebuilding every page's parts
+after each recompute would cost the worker seconds every 10 s for a few searches) builds them
+under a lock (``cache.add``, as ``hkk_tournament.web.page_cache`` does); meanwhile the others
+answer from the previous parts of the same round (older scores or standings, the same tables;
+the standings: the previous standings), or with none such wait for the new ones up to
 ``page_cache.WAIT_SECONDS`` and then render the page themselves.
 
 Only anonymous visitors of public events, page 1, at most :data:`MAX_FOUND` matches take
@@ -107,9 +110,9 @@ class PartsError(Exception):
 
 @dataclass(frozen=True)
 class SearchParts:
-    """One page's search parts at one version (module docstring); ``data``: what the page
-    shows besides the clock (the round and the standings), so that parts whose only change
-    is the clock may answer while the new ones are built.
+    """One page's search parts at one version (module docstring); ``data``: what must not
+    change for these parts to answer while newer ones are built (the live page's round: a
+    search never finds a table of another round).
 
     ``found``: (before the count, count → first row, after the last row); ``empty``: (before,
     after the count) with no match; ``sentence``: the count's msgids (``None``: the page shows
@@ -472,14 +475,14 @@ def live_search(
     key = f"find-parts:{kind}:{tournament.pk}:{get_language()}"
     base = _base_version(version, q)
     rnd: Round | None = context["round"]
-    # The whole page shows the clock (its version moves every ``CLOCK_STEP_SECONDS`` while it
-    # runs): parts of the same round and standings answer while the new ones are built.
-    shown = selectors.snapshot_tag(snapshot, "find", rnd.pk if rnd else 0, rnd and rnd.status)
+    # While new parts are built, parts of the same round answer (the same tables: only the
+    # scores, the standings or the clock may be older), never those of another round.
+    shown = f"round:{rnd.pk}{rnd.status}" if rnd is not None else "round:none"
     parts = current_parts(
         key,
         base,
         lambda: build_live(request, context, page_context, version=base, partial=partial),
-        data=None if partial else shown,
+        data=shown,
     )
     return respond(request, parts, q, snapshot) if parts is not None else None
 
@@ -498,5 +501,7 @@ def standings_search(
     assert version is not None
     key = f"find-parts:standings:{tournament.pk}:{get_language()}"
     base = _base_version(version, q)
-    parts = current_parts(key, base, lambda: build_standings(request, tournament, snapshot, base))
+    build = lambda: build_standings(request, tournament, snapshot, base)  # noqa: E731
+    # While new parts are built, the previous standings answer (as ``page_cache`` does).
+    parts = current_parts(key, base, build, data="standings")
     return respond(request, parts, q, snapshot) if parts is not None else None

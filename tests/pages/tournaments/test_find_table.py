@@ -234,10 +234,12 @@ def test_a_rendering_of_another_shape_is_refused():
         )
 
 
-def test_the_warm_up_builds_the_parts_in_every_language(event):
+def test_the_warm_up_after_a_publish_builds_the_parts_in_every_language(event):
     from tournaments import tasks
 
-    tasks.pages_warm(event.pk)
+    assert tasks.pages_warm(event.pk) == 4 * 2  # after a recompute: the pages only
+    assert not any(k.startswith("find-parts:") for k in find_table._KEPT)
+    assert tasks.pages_warm_task(event.pk)["pages"] == 7 * 2  # and three searches
     for kind in ("live", "live-partial", "standings"):
         for language in ("hu", "en"):
             key = f"find-parts:{kind}:{event.pk}:{language}"

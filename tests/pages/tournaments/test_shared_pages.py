@@ -196,7 +196,6 @@ def test_the_warm_up_renders_the_hot_pages_and_the_name_index(event, monkeypatch
     )
     rendered = tasks.pages_warm(t.pk)
     assert built == [rnd.pk, rnd.pk]  # Hungarian and English (the names' order differs)
-    # standings, live, its fragment, round 1 and the three warm-up searches; both languages
-    assert rendered == 7 * 2
+    assert rendered == 4 * 2  # standings, live, its fragment, round 1; Hungarian and English
     for key in (f"page:standings:{t.pk}:1::hu", f"page:live:{t.pk}:1::0:en"):
         assert isinstance(cache.get(key), page_cache.Stored)
