@@ -264,3 +264,14 @@ def test_while_new_parts_are_built_only_a_clock_change_answers_with_the_old_ones
     monkeypatch.setattr(page_cache, "WAIT_SECONDS", 0.1)
     # Another round or other standings: no stale answer; the page is rendered instead.
     assert find_table.current_parts(key, "next round", never, data="other") is None
+
+
+def test_the_round_name_index_is_kept_per_language(event, monkeypatch):
+    """Names are shown, and so searched, family name first in Hungarian and given name first
+    in English: an index built for one language must not answer the other."""
+    monkeypatch.setattr(find_table, "live_search", lambda *a, **kw: None)
+    url = f"/tournaments/{event.pk}/live/?q="
+    hu = Client().get(url + "kovacs peter", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    en = Client().get(url + "peter kovacs", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 asztalnál" in hu
+    assert "1 table has a player" in en and "Péter Kovács" in en
