@@ -21,6 +21,10 @@ count with ``ngettext`` and exactly the template's msgid, so the answer is byte-
 the full rendering (the tests hold both equal, 0, 1 and many matches, both languages). No
 database query beyond the view's own version look-up and no template rendering per search.
 
+The version is the view's own (``public.live``: the standings snapshot, the round's state and,
+for the whole page, the clock; ``public.standings``: the snapshot), less the search's key.
+With the shared cache down nobody takes a build lock, so every search renders as before.
+
 The parts of a version live in the shared cache (one key per page kind, event and language;
 the worker builds them in ``tournaments.tasks.pages_warm`` through a warm-up search right
 after each publish) and in each process (:data:`PARTS_KEPT` sets, LRU by version). A request
