@@ -33,6 +33,7 @@ from tournaments.access import (
     player_entry_ids,
 )
 from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentAction
+from tournaments.pages import find_table
 from tournaments.pages.common import visible_round, visible_tournament
 from tournaments.pages.organiser_forms import (
     DetailsForm,
@@ -104,9 +105,7 @@ def _fast_state(
 ) -> tuple[selectors.PublicState | None, Any]:
     """The fast path's reads for an anonymous page (``hkk_tournament.web.fast_path``): the
     event's public state (``None`` unless an anonymous visitor may see it) and the stored
-    rendering of ``parts``, in one cache read. Searches are left to the view."""
-    if request.GET.get("q"):
-        return None, None
+    rendering of ``parts``, in one cache read."""
     key = _page_key(parts)
     state, found = selectors.public_state(tournament_id, also=[key], need_also=True)
     if state is None or not state.anonymous_visible:
@@ -122,6 +121,25 @@ def _candidate(
     if version is None or not isinstance(stored, page_cache.Stored):
         return None
     return page_cache.Candidate(_page_key(parts), stored, version, _refresher(request))
+
+
+def _search_candidate(
+    kind: str,
+    request: HttpRequest,
+    state: selectors.PublicState,
+    version: str | None,
+    q: str,
+    page_one: Any,
+) -> page_cache.Candidate | None:
+    """The fast path's answer to an anonymous search of page 1 (``find_table.fast_answer``),
+    ``page_one`` being the stored rendering of the same page without a search (its headers);
+    ``None`` (the view answers) without it, on a later page or without current parts."""
+    if version is None or not isinstance(page_one, page_cache.Stored):
+        return None
+    if selectors.page_number(request.GET.get("page")) != 1:
+        return None
+    found = find_table.fast_answer(kind, state.tournament_id, version, q, request, page_one)
+    return page_cache.Candidate("", found, version, None) if found is not None else None
 
 
 def _clock_part(rnd: Round | None) -> str:
@@ -266,6 +284,8 @@ def _round_version(snapshot: Any, rnd: Any) -> str:
 
 def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candidate | None:
     """The fast path of :func:`round_detail` (a published or finished round, no search)."""
+    if request.GET.get("q"):
+        return None  # a search of the round page renders (its page-1 answer is not it)
     tournament_id, number = kwargs["tournament_id"], kwargs["number"]
     page = selectors.page_number(request.GET.get("page"))
     parts = ("round", tournament_id, number, page, selectors.search_key(""))
@@ -404,6 +424,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
         }
         return render(request, "tournaments/public/standings.html", context)
 
+    if found := find_table.standings_search(request, tournament, snapshot, tag):
+        return found  # "find my table" from the search parts (None: render as usual)
     parts = ("standings", tournament.pk, page_number, selectors.search_key(q))
     shared = _shared(request, tournament, parts, tag, page, modified)
     if shared is not None:
@@ -428,6 +450,10 @@ def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.
     state, stored = _fast_state(request, tournament_id, parts)
     if state is None:
         return None
+    q = selectors.search_text(request.GET.get("q"))
+    if q:  # "find my table": from this process's search parts, headers from page 1
+        version = _standings_version(state.snapshot, page, q)
+        return _search_candidate("standings", request, state, version, q, stored)
     return _candidate(request, parts, stored, _standings_version(state.snapshot, page, ""))
 
 
@@ -493,6 +519,8 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
 
     parts = ("live", tournament.pk, page, selectors.search_key(q), int(partial))
     version = _live_version(tag, rnd, partial)
+    if found := find_table.live_search(request, context, version, snapshot, _live_page_context):
+        return found  # "find my table" from the search parts (None: render as usual)
     shared = _shared(request, tournament, parts, version, live_page, modified)
     if shared is not None:
         return shared
@@ -525,8 +553,12 @@ def _fast_live(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candi
     if state is None:
         return None
     rnd = state.current_round
-    fragment_key = _live_fragment_key(state.snapshot, rnd, page, "")
+    q = selectors.search_text(request.GET.get("q"))
+    fragment_key = _live_fragment_key(state.snapshot, rnd, page, q)
     tag = f"{fragment_key}-{int(partial)}" if fragment_key is not None else None
+    if q:  # "find my table": from this process's search parts, headers from page 1
+        kind = "live-partial" if partial else "live"
+        return _search_candidate(kind, request, state, _live_version(tag, rnd, partial), q, stored)
     return _candidate(request, parts, stored, _live_version(tag, rnd, partial))
 
 

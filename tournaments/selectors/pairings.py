@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from tournaments.domain import first_player as fp
 from tournaments.domain.match_structure import MatchStructure
@@ -228,16 +228,19 @@ INDEX_SECONDS = 600
 
 
 def _index_key(round: Round) -> str:
+    """The index's key: the round, its publication and the active language (names are shown,
+    and so searched, family name first in Hungarian, given name first in English)."""
     stamp = round.published_at.timestamp() if round.published_at is not None else 0
-    return f"round-names:{round.pk}:{stamp}"
+    return f"round-names:{round.pk}:{stamp}:{get_language()}"
 
 
 def round_name_index(*, round: Round, rebuild: bool = False) -> list[tuple[str, int]]:
     """The "find my table" index of a published or finished ``round``: ``(normalised name,
     table)`` for each seat (``search_needle`` form, so a search only compares strings). Built
     from two queries once per round (``rebuild``: now, as the warm-up after a publish does),
-    kept in the shared cache for ``INDEX_SECONDS`` and in each process (``INDEXES_KEPT``
-    rounds), so a search never normalises the event's names again."""
+    kept per language (the names' order) in the shared cache for ``INDEX_SECONDS`` and in
+    each process (``INDEXES_KEPT`` rounds and languages), so a search never normalises the
+    event's names again."""
     key = _index_key(round)
     if not rebuild:
         with _INDEXES_LOCK:

@@ -98,7 +98,8 @@ def enqueue_round_pair_next(
 
 def enqueue_pages_warm(tournament_id: int) -> None:
     """Render the event's hot public pages into the shared cache and build the shown round's
-    name index in a worker after the current transaction commits (after a publish; the
+    name index and "find my table" search parts in a worker after the current transaction
+    commits (after a publish; the
     standings task warms after each recompute itself). Skipped without a broker (eager mode):
     the first visitors render them instead of the request that published."""
     from django.conf import settings
