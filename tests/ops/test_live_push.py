@@ -269,3 +269,35 @@ def test_layer_down_loses_only_the_live_delivery(settings):
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.PUBLISHED
     assert PushEvent.objects.filter(tournament_id=rnd.tournament_id, kind="round").exists()
+
+
+def test_a_live_event_the_client_already_has_is_not_sent_again(monkeypatch):
+    """A reconnected stream sends neither a live event its replay sent nor one at or below the
+    client's ``Last-Event-ID`` that the hub hands over late (seen under load: the publish of a
+    round reached a stream opened after it)."""
+    import asyncio
+
+    from tournaments.pages import live_push
+
+    class QuietHub:
+        async def join(self, tournament_id, access):
+            return None
+
+        def leave(self, tournament_id, access):
+            return None
+
+    monkeypatch.setattr(live_push, "hub", lambda: QuietHub())
+    monkeypatch.setattr(live_push, "_replay", lambda t, a, last: [(9, b"replayed 9")])
+
+    async def run() -> list[bytes]:
+        access = live_push.StreamAccess(staff=False, entries=frozenset())
+        frames = live_push._frames(1, access, newest=9, last_id=7)
+        out = [await frames.__anext__(), await frames.__anext__()]  # retry, the replay
+        for item in ((6, b"old 6"), (9, b"again 9"), (10, b"new 10")):
+            access.queue.put_nowait(item)
+        out.append(await frames.__anext__())
+        await frames.aclose()
+        return out
+
+    out = asyncio.run(run())
+    assert out[1:] == [b"replayed 9", b"new 10"]

@@ -278,7 +278,10 @@ async def _frames(
                 continue
             if item is None:
                 return
-            if item[0] not in replayed:
+            # A live event the replay sent, or one the client already has by its own word
+            # (``Last-Event-ID``: received before it reconnected, handed to this stream late
+            # by the hub), is not sent twice.
+            if item[0] not in replayed and (last_id is None or item[0] > last_id):
                 yield item[1]
     finally:
         own.leave(tournament_id, access)
