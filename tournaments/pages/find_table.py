@@ -29,11 +29,12 @@ The parts of a version live in the shared cache (one key per page kind, event an
 the worker builds them in ``tournaments.tasks.pages_warm`` through a warm-up search right
 after each publish) and in each process (:data:`PARTS_KEPT` sets, LRU by version). A request
 that finds no current parts (a recompute moved the version on: rebuilding every page's parts
-after each recompute would cost the worker seconds every 10 s for a few searches) builds them
-under a lock (``cache.add``, as ``hkk_tournament.web.page_cache`` does); meanwhile the others
-answer from the previous parts of the same round (older scores or standings, the same tables;
-the standings: the previous standings), or with none such wait for the new ones up to
-``page_cache.WAIT_SECONDS`` and then render the page themselves.
+after each recompute would cost the worker seconds every 10 s for a few searches) answers from
+the previous parts of the same round (older scores or standings, the same tables) and hands
+the rebuild to a worker (``page_cache.hand_on``, once per refresh period); without such parts,
+or without a worker, it builds them under a lock (``cache.add``, as
+``hkk_tournament.web.page_cache`` does) while the others answer from the older parts or wait for
+the new ones up to ``page_cache.WAIT_SECONDS`` and then render the page themselves.
 
 Only anonymous visitors of public events, page 1, at most :data:`MAX_FOUND` matches take
 this path; everyone else (signed-in users, private events, a search finding more than a page,
@@ -76,6 +77,7 @@ from hkk_tournament.web import page_cache
 from tournaments import selectors, services
 from tournaments.models import Round, StandingsSnapshot, Tournament
 from tournaments.selectors.paging import paginate, search_needle
+from tournaments.services.jobs import enqueue_page_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -386,16 +388,27 @@ def _stored(key: str, version: str, data: str | None = None) -> SearchParts | No
 
 
 def current_parts(
-    key: str, version: str, build: Callable[[], SearchParts], data: str | None = None
+    key: str,
+    version: str,
+    build: Callable[[], SearchParts],
+    data: str | None = None,
+    refresh: Callable[[], bool] | None = None,
 ) -> SearchParts | None:
-    """The parts of ``key`` at ``version``: kept (process, then shared cache), else built by
-    this process if it takes the key's lock, else (while another process builds them) the
-    parts of an older version with the same ``data`` when there are any (``None``: never), else
-    another process's build waited for (up to ``page_cache.WAIT_SECONDS``). ``None`` when none
-    came in time or the build failed (the caller renders the page normally)."""
+    """The parts of ``key`` at ``version``: kept (process, then shared cache); else, when parts
+    of an older version with the same ``data`` exist and ``refresh()`` hands the build to a
+    worker (``page_cache.hand_on``: at most once per ``HKK_PAGE_REFRESH_SECONDS``), those, so
+    no web request spends the build's half second; else built by this process if it takes the
+    key's lock, else (while another process builds them) the older parts with the same
+    ``data`` when there are any (``None``: never), else another process's build waited for (up
+    to ``page_cache.WAIT_SECONDS``). ``None`` when none came in time or the build failed (the
+    caller renders the page normally)."""
     parts = _stored(key, version)
     if parts is not None:
         return parts
+    if data is not None and refresh is not None:
+        older = _stored(key, version, data)
+        if older is not None and page_cache.hand_on(key, version, refresh):
+            return older
     lock = f"{key}:lock"
     if cache.add(lock, 1, page_cache.LOCK_SECONDS):
         try:
@@ -461,6 +474,14 @@ def respond(
     return response
 
 
+def _refresher(request: HttpRequest) -> Callable[[], bool]:
+    """Hands the rebuild of the parts to a worker: it answers this search (``request``'s path
+    and query) in the active language in-process, which builds them (``False`` in eager
+    mode: the request builds them itself)."""
+    path, language = request.get_full_path(), get_language()
+    return lambda: enqueue_page_refresh(path, language)
+
+
 def live_search(
     request: HttpRequest,
     context: dict[str, Any],
@@ -488,6 +509,7 @@ def live_search(
         base,
         lambda: build_live(request, context, page_context, version=base, partial=partial),
         data=shown,
+        refresh=_refresher(request),
     )
     return respond(request, parts, q, snapshot) if parts is not None else None
 
@@ -508,7 +530,7 @@ def standings_search(
     base = _base_version(version, q)
     build = lambda: build_standings(request, tournament, snapshot, base)  # noqa: E731
     # While new parts are built, the previous standings answer (as ``page_cache`` does).
-    parts = current_parts(key, base, build, data="standings")
+    parts = current_parts(key, base, build, data="standings", refresh=_refresher(request))
     return respond(request, parts, q, snapshot) if parts is not None else None
 
 

@@ -7,6 +7,7 @@ than a page render as before."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import gzip
 import re
@@ -307,3 +308,31 @@ def test_the_fast_path_answers_a_search_without_a_query(
     }
     again = Client().get(url, HTTP_IF_NONE_MATCH=fast["ETag"])
     assert again.status_code == 304
+
+
+def test_with_a_worker_a_new_version_is_built_there_and_the_old_parts_answer(event):
+    """With a broker, a search that finds only the same round's older parts answers from them
+    and hands the build to a worker (once per refresh period), so no web request spends the
+    build; the worker's own request (rendering inline) builds them."""
+    from hkk_tournament.web import page_cache
+
+    Client().get(f"/tournaments/{event.pk}/live/?q=kovacs")
+    key = f"find-parts:live:{event.pk}:hu"
+    old = find_table._KEPT[key]
+    handed: list[str] = []
+
+    def to_worker() -> bool:
+        handed.append("refresh")
+        return True
+
+    def never() -> find_table.SearchParts:
+        raise AssertionError("built in the web request")
+
+    new = old.version + "-s2"
+    assert find_table.current_parts(key, new, never, data=old.data, refresh=to_worker) is old
+    assert find_table.current_parts(key, new, never, data=old.data, refresh=to_worker) is old
+    assert handed == ["refresh"]  # once per period
+    built = dataclasses.replace(old, version=new)
+    with page_cache.rendering_inline():  # the worker: builds
+        got = find_table.current_parts(key, new, lambda: built, data=old.data, refresh=to_worker)
+    assert got is not None and got.version == new and handed == ["refresh"]
