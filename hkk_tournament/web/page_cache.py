@@ -125,6 +125,12 @@ def _compress(body: bytes) -> bytes | None:
     return packed if len(packed) < len(body) else None
 
 
+def body_etag(body: bytes) -> str:
+    """The quoted ``ETag`` of a shared answer's bytes (a hash of the body, not of a version,
+    so an unchanged page keeps its tag)."""
+    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
 def _store(
     key: str, version: str, render: Callable[[], HttpResponse], keep: int = KEEP_SECONDS
 ) -> Stored | None:
@@ -134,7 +140,7 @@ def _store(
     if response.status_code != 200:
         return None
     body = bytes(response.content)
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    etag = body_etag(body)
     stored = Stored(version, body, response["Content-Type"], etag, _compress(body))
     cache.set(key, stored, keep)
     return stored

@@ -18,12 +18,14 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from hkk_tournament.errors import Conflict, InvalidState, NotFound, ValidationFailed
 from tournaments import selectors
 from tournaments.access import can_view_tournament, require_role
 from tournaments.models import Entry, Match, ResultReport, Round, Tournament
+from tournaments.services.jobs import enqueue_page_refresh
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -171,3 +173,12 @@ def report_rows(report: ResultReport | None, names: dict[int, str]) -> list[dict
         }
         for g in report.games or []
     ]
+
+
+def page_refresher(request: HttpRequest) -> Callable[[], bool]:
+    """Hands the rendering of ``request``'s URL (path and query) in the active language to a
+    worker (``services.jobs.enqueue_page_refresh``: a stale shared page, or out-of-date search
+    parts, which the worker's own answer to that URL builds); the callable answers ``False`` in
+    eager mode (the request then renders itself)."""
+    path, language = request.get_full_path(), get_language()
+    return lambda: enqueue_page_refresh(path, language)

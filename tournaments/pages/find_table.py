@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import hashlib
 import logging
 import re
 import threading
@@ -76,8 +75,8 @@ from django.utils.translation import get_language, ngettext
 from hkk_tournament.web import page_cache
 from tournaments import selectors, services
 from tournaments.models import Round, StandingsSnapshot, Tournament
+from tournaments.pages.common import page_refresher
 from tournaments.selectors.paging import paginate, search_needle
-from tournaments.services.jobs import enqueue_page_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -452,16 +451,25 @@ def _base_version(version: str, q: str) -> str:
     return version.replace(selectors.search_key(q), "")
 
 
+def _search_body(request: HttpRequest, parts: SearchParts, q: str) -> tuple[bytes, str] | None:
+    """The page for search ``q`` from ``parts`` and its ETag (``page_cache.body_etag``);
+    ``None`` when more than :data:`MAX_FOUND` rows match."""
+    rows = parts.matching(search_needle(q), MAX_FOUND)
+    if rows is None:
+        return None
+    body = parts.html(q, rows, request.get_full_path()).encode()
+    return body, page_cache.body_etag(body)
+
+
 def respond(
     request: HttpRequest, parts: SearchParts, q: str, snapshot: StandingsSnapshot | None
 ) -> HttpResponseBase | None:
     """The answer to search ``q`` from ``parts`` with the headers of a shared page (module
     docstring); ``None`` when more than :data:`MAX_FOUND` rows match."""
-    rows = parts.matching(search_needle(q), MAX_FOUND)
-    if rows is None:
+    found = _search_body(request, parts, q)
+    if found is None:
         return None
-    body = parts.html(q, rows, request.get_full_path()).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    body, etag = found
     stamp = int(snapshot.computed_at.timestamp()) if snapshot is not None else None
     response = get_conditional_response(request, etag=etag, last_modified=stamp)
     if response is None:
@@ -472,14 +480,6 @@ def respond(
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     patch_cache_control(response, public=True, max_age=page_cache.PUBLIC_MAX_AGE)
     return response
-
-
-def _refresher(request: HttpRequest) -> Callable[[], bool]:
-    """Hands the rebuild of the parts to a worker: it answers this search (``request``'s path
-    and query) in the active language in-process, which builds them (``False`` in eager
-    mode: the request builds them itself)."""
-    path, language = request.get_full_path(), get_language()
-    return lambda: enqueue_page_refresh(path, language)
 
 
 def live_search(
@@ -509,7 +509,7 @@ def live_search(
         base,
         lambda: build_live(request, context, page_context, version=base, partial=partial),
         data=shown,
-        refresh=_refresher(request),
+        refresh=page_refresher(request),
     )
     return respond(request, parts, q, snapshot) if parts is not None else None
 
@@ -530,7 +530,7 @@ def standings_search(
     base = _base_version(version, q)
     build = lambda: build_standings(request, tournament, snapshot, base)  # noqa: E731
     # While new parts are built, the previous standings answer (as ``page_cache`` does).
-    parts = current_parts(key, base, build, data="standings", refresh=_refresher(request))
+    parts = current_parts(key, base, build, data="standings", refresh=page_refresher(request))
     return respond(request, parts, q, snapshot) if parts is not None else None
 
 
@@ -556,10 +556,9 @@ def fast_answer(
         parts = _KEPT.get(key)
     if parts is None or parts.version != _base_version(version, q):
         return None
-    rows = parts.matching(search_needle(q), MAX_FOUND)
-    if rows is None:
+    found = _search_body(request, parts, q)
+    if found is None:
         return None
-    body = parts.html(q, rows, request.get_full_path()).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    body, etag = found
     headers = tuple((k, etag if k.lower() == "etag" else v) for k, v in template.headers)
     return page_cache.Stored(version, body, template.content_type, etag, None, headers)

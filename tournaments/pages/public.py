@@ -34,7 +34,7 @@ from tournaments.access import (
 )
 from tournaments.models import Round, StandingsSnapshot, Tournament, TournamentAction
 from tournaments.pages import find_table
-from tournaments.pages.common import visible_round, visible_tournament
+from tournaments.pages.common import page_refresher, visible_round, visible_tournament
 from tournaments.pages.organiser_forms import (
     DetailsForm,
     EntryAddForm,
@@ -42,7 +42,6 @@ from tournaments.pages.organiser_forms import (
     TournamentOptionsForm,
 )
 from tournaments.selectors import current_round, own_membership
-from tournaments.services.jobs import enqueue_page_refresh
 
 #: Seconds between two refreshes of the live page.
 REFRESH_SECONDS = 30
@@ -62,13 +61,6 @@ CLOCK_STEP_SECONDS = 30
 def _page_key(parts: tuple[object, ...]) -> str:
     """The shared cache key of an anonymous page: its ``parts`` and the active language."""
     return "page:" + ":".join(str(p) for p in (*parts, get_language()))
-
-
-def _refresher(request: HttpRequest) -> Callable[[], bool]:
-    """Hands the rendering of ``request``'s URL in the active language to a worker
-    (``services.jobs.enqueue_page_refresh``; ``False`` in eager mode)."""
-    path, language = request.get_full_path(), get_language()
-    return lambda: enqueue_page_refresh(path, language)
 
 
 def _shared(
@@ -96,7 +88,7 @@ def _shared(
         public=True,
         last_modified=modified,
         keep=page_cache.SEARCH_KEEP_SECONDS if searched else page_cache.KEEP_SECONDS,
-        refresh=_refresher(request),
+        refresh=page_refresher(request),
     )
 
 
@@ -120,7 +112,7 @@ def _candidate(
     would answer with now; ``None`` without either."""
     if version is None or not isinstance(stored, page_cache.Stored):
         return None
-    return page_cache.Candidate(_page_key(parts), stored, version, _refresher(request))
+    return page_cache.Candidate(_page_key(parts), stored, version, page_refresher(request))
 
 
 def _search_candidate(

@@ -261,7 +261,7 @@ def test_a_stale_key_is_answered_while_a_worker_renders_it(settings):
 def test_a_stale_page_hands_its_refresh_to_the_worker_task(
     event, monkeypatch, django_assert_num_queries
 ):
-    from tournaments.pages import public
+    from tournaments.pages import common
 
     t, _ = event
     url = f"/tournaments/{t.pk}/standings/?page=1"
@@ -273,7 +273,7 @@ def test_a_stale_page_hands_its_refresh_to_the_worker_task(
         sent.append((path, language))
         return True
 
-    monkeypatch.setattr(public, "enqueue_page_refresh", enqueue)
+    monkeypatch.setattr(common, "enqueue_page_refresh", enqueue)
     stale = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")  # reads the changed state
     assert "Uj Nev" not in stale.content.decode() and sent == [(url, "en")]
     # Until the worker has rendered it, the fast path answers the previous rendering, no query
