@@ -17,7 +17,10 @@ Prints, for the live page, its ``?partial=1`` fragment and the standings page of
   shared cache holds) and the memory the unpickled parts take in a process (``tracemalloc``);
 - after: CPU per search over ``--names`` distinct names through the test client (the whole
   middleware stack) and through the view function alone (``RequestFactory``, no middleware),
-  and the search itself (``find_table.respond`` on parts in memory).
+  and the search itself (``find_table.respond`` on parts in memory);
+- pages: CPU per first rendering of pages 2–21 of each list (every page is new after a
+  standings recompute) with its rows rendered, and with its rows cut from the parts
+  (``find_table.page_rows``).
 """
 
 from __future__ import annotations
@@ -126,6 +129,33 @@ def main() -> None:
             find_table.respond(request, parts, n, None)
         per = (time.process_time() - start) * 1000 / len(names)
         print(f"after   {kind:13} {per:8.3f} ms CPU per search (find_table.respond alone)")
+    _list_pages(client, tournament.pk, live, standings)
+
+
+def _list_pages(client: Any, event: int, live: str, standings: str) -> None:
+    """A list page rendered for the first time at a version (every page after a recompute):
+    its rows rendered, then cut from the search parts this process holds (issue 22)."""
+    from django.core.cache import cache
+
+    from tournaments.pages import find_table
+
+    lists = {
+        "live": f"{live}?page=",
+        "live-partial": f"{live}?partial=1&page=",
+        "standings": f"{standings}?page=",
+    }
+    real = find_table.page_rows
+    for kind, base in lists.items():
+        urls = [f"{base}{n}" for n in range(2, 22)]
+        find_table.page_rows = lambda *a, **kw: None
+        rendered = _cpu(client.get, urls)
+        find_table.page_rows = real
+        cache.clear()  # the stored pages and fragments; this process keeps the parts
+        cut = _cpu(client.get, urls)
+        print(
+            f"pages   {kind:13} {rendered:8.2f} ms CPU per new page with its rows rendered, "
+            f"{cut:6.2f} ms cut from the parts ({len(urls)} pages)"
+        )
 
 
 if __name__ == "__main__":

@@ -91,6 +91,7 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=10)
     parser.add_argument("--profile", type=int, default=0, help="slips profiled after the run")
     parser.add_argument("--sort", default="cumulative", help="profile order (pstats key)")
+    parser.add_argument("--lines", type=int, default=45, help="profile lines printed")
     args = parser.parse_args()
     if not app.conf.broker_url or app.conf.task_always_eager:
         _queue_nowhere()
@@ -120,7 +121,7 @@ def main() -> None:
             profiler.enable()
             _measure(client, args.event, matches[args.warm + args.slips :])
             profiler.disable()
-            pstats.Stats(profiler).sort_stats(args.sort).print_stats(45)
+            pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.lines)
     finally:
         _undo(matches, before)
 

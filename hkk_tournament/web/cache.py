@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -94,6 +94,30 @@ def _guarded(name: str) -> Callable[..., Any]:
     return guarded
 
 
+class ReusingRedisCacheClient(RedisCacheClient):
+    """Django's Redis cache client keeping one redis-py ``Redis`` object per connection pool
+    instead of building one for every cache operation (Django's default): the object only
+    holds the pool, which hands each command a connection of its own, so it is safe to share
+    between threads; after a fork the pool replaces its connections itself. Building one cost
+    about 6 % of a public Gunicorn worker's CPU at 200 reads a second (issue 22)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        django: Any = self  # Django's own (private, unstubbed) attributes of the client
+        index = django._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            pool = django._pools.get(index)
+            if pool is None:
+                pool = django._pool_class.from_url(django._servers[index], **django._pool_options)
+                pool = django._pools.setdefault(index, pool)
+            client = self._clients.setdefault(index, django._client(connection_pool=pool))
+        return client
+
+
 class FailSafeRedisCache(RedisCache):
     """Django's ``RedisCache`` that answers "not cached" instead of raising while Redis is
     unreachable (module docstring). ``CACHES`` entry: ``BACKEND``, ``LOCATION`` (the
@@ -102,6 +126,7 @@ class FailSafeRedisCache(RedisCache):
 
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
+        self._class = ReusingRedisCacheClient
         self.retry_seconds = float(params.get("RETRY_SECONDS", DEFAULT_RETRY_SECONDS))
         self.address = server if isinstance(server, str) else ",".join(server)
 

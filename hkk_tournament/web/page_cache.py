@@ -107,6 +107,11 @@ def refresh_seconds() -> int:
     return int(getattr(settings, "HKK_PAGE_REFRESH_SECONDS", 15))
 
 
+def inline() -> bool:
+    """Inside :func:`rendering_inline`: this is a worker's (or the warm-up's) rendering."""
+    return _INLINE.get()
+
+
 @contextlib.contextmanager
 def rendering_inline() -> Iterator[None]:
     """Within this block a stale key is rendered at once under its lock instead of handed to

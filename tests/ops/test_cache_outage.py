@@ -210,3 +210,21 @@ def test_pages_work_with_the_broker_down_and_readyz_says_degraded(
         )
     snapshot = StandingsSnapshot.objects.get(tournament=running_event)
     assert sum(row["match_points"] for row in snapshot.rows) == 6
+
+
+def test_the_backend_keeps_one_redis_client_per_server(settings):
+    """One redis-py client per connection pool, shared by the threads (issue 22: building one
+    per cache operation cost ~6 % of a public worker's CPU); the values still round-trip."""
+    import threading
+
+    _redis_cache(settings, REDIS_URL)
+    cache = caches["default"]
+    first = cache._cache.get_client(write=True)
+    assert cache._cache.get_client(write=False) is first
+    seen: list[object] = []
+    thread = threading.Thread(target=lambda: seen.append(cache._cache.get_client(write=True)))
+    thread.start()
+    thread.join()
+    assert seen == [first]
+    cache.set("reuse-probe", {"n": 1}, 5)
+    assert cache.get_many(["reuse-probe"]) == {"reuse-probe": {"n": 1}}

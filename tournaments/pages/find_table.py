@@ -64,12 +64,14 @@ from urllib.parse import quote_plus
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.core.paginator import Page
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
 from django.utils import formats
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.html import escape
 from django.utils.http import http_date
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 
 from hkk_tournament.web import page_cache
@@ -434,6 +436,24 @@ def current_parts(
 # --- answering ----------------------------------------------------------------------------
 
 
+def parts_key(kind: str, tournament_id: int) -> str:
+    """The cache key of the parts of ``kind`` (``live``, ``live-partial``, ``standings``) of
+    ``tournament_id`` in the active language."""
+    return f"find-parts:{kind}:{tournament_id}:{get_language()}"
+
+
+#: What must not change for older standings parts to answer while new ones are built: nothing
+#: (the previous standings answer, as ``page_cache`` does).
+STANDINGS_DATA = "standings"
+
+
+def live_data(rnd: Round | None) -> str:
+    """What must not change for older live parts to answer while new ones are built: the
+    round shown (the same tables; only the scores, the standings or the clock may be older),
+    never another round."""
+    return f"round:{rnd.pk}{rnd.status}" if rnd is not None else "round:none"
+
+
 def _eligible(request: HttpRequest, tournament: Tournament, q: str, version: str | None) -> bool:
     """An anonymous GET/HEAD of page 1 of a public event's search with a version."""
     return (
@@ -498,17 +518,13 @@ def live_search(
     assert version is not None
     partial = request.GET.get("partial") == "1"
     kind = "live-partial" if partial else "live"
-    key = f"find-parts:{kind}:{tournament.pk}:{get_language()}"
+    key = parts_key(kind, tournament.pk)
     base = _base_version(version, q)
-    rnd: Round | None = context["round"]
-    # While new parts are built, parts of the same round answer (the same tables: only the
-    # scores, the standings or the clock may be older), never those of another round.
-    shown = f"round:{rnd.pk}{rnd.status}" if rnd is not None else "round:none"
     parts = current_parts(
         key,
         base,
         lambda: build_live(request, context, page_context, version=base, partial=partial),
-        data=shown,
+        data=live_data(context["round"]),
         refresh=page_refresher(request),
     )
     return respond(request, parts, q, snapshot) if parts is not None else None
@@ -526,12 +542,42 @@ def standings_search(
     if not _eligible(request, tournament, q, version):
         return None
     assert version is not None
-    key = f"find-parts:standings:{tournament.pk}:{get_language()}"
+    key = parts_key("standings", tournament.pk)
     base = _base_version(version, q)
     build = lambda: build_standings(request, tournament, snapshot, base)  # noqa: E731
-    # While new parts are built, the previous standings answer (as ``page_cache`` does).
-    parts = current_parts(key, base, build, data="standings", refresh=page_refresher(request))
+    parts = current_parts(key, base, build, data=STANDINGS_DATA, refresh=page_refresher(request))
     return respond(request, parts, q, snapshot) if parts is not None else None
+
+
+def page_rows(
+    kind: str,
+    tournament_id: int,
+    version: str | None,
+    *,
+    number: int,
+    size: int,
+    build: Callable[[], SearchParts] | None = None,
+    data: str | None = None,
+) -> tuple[Page, SafeString] | None:
+    """Page ``number`` (clamped to the last) of ``size`` rows of the list of ``kind`` (``live``,
+    ``live-partial``, ``standings``) of ``tournament_id`` in the active language, cut from its
+    search parts at exactly ``version`` (the view's version of page 1 without a search) instead
+    of rendering the rows: Django's page over the row numbers (for the pager) and that page's
+    rows as the template's loop writes them (each row and the gap after it), marked safe (they
+    are the template's own output). From the parts this process or the shared cache keeps;
+    with ``build`` (a worker rendering a stale page: one build serves every page and every
+    search of the version, :func:`current_parts` with ``data``) built or waited for first.
+    ``None`` when there are none: the view renders its rows as usual."""
+    if version is None:
+        return None
+    key = parts_key(kind, tournament_id)
+    parts = current_parts(key, version, build, data) if build else _stored(key, version)
+    if parts is None or parts.version != version:  # older parts answer searches, not pages
+        return None
+    page = paginate(range(len(parts.rows)), number=number, size=size)
+    start = page.start_index() - 1 if parts.rows else 0
+    shown = parts.rows[start : start + len(page.object_list)]
+    return page, mark_safe("".join(row + parts.gap for row in shown))
 
 
 def fast_answer(
@@ -551,7 +597,7 @@ def fast_answer(
     matches (the view answers)."""
     if template.headers is None:
         return None
-    key = f"find-parts:{kind}:{tournament_id}:{get_language()}"
+    key = parts_key(kind, tournament_id)
     with _KEPT_LOCK:
         parts = _KEPT.get(key)
     if parts is None or parts.version != _base_version(version, q):

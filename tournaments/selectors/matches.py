@@ -102,6 +102,17 @@ def match_games(match: Match) -> list[Game]:
     return sorted(match.games.all(), key=lambda g: g.number)
 
 
+def match_games_known(match: Match, games: Sequence[Game]) -> None:
+    """Tell ``match`` that ``games`` are all its games (as ``prefetch_related("games")`` would),
+    so :func:`match_games` and the views built from the match read no row: for a service that
+    has just written every game of a match it holds locked (the result slip)."""
+    queryset: Any = match.games.all()
+    queryset._result_cache = list(games)
+    queryset._prefetch_done = True
+    cache = match.__dict__.setdefault("_prefetched_objects_cache", {})
+    cache["games"] = queryset
+
+
 def match_state(
     match: Match, games: Sequence[Game] | None = None
 ) -> first_player_domain.MatchState:

@@ -172,7 +172,8 @@ def match_result_record(
     the open player reports once and asks for one standings recompute: a bounded number of
     queries whatever the result (about seven).
 
-    ``recorded_by`` (the judge; ``None`` for a system call) must not play in ``match``.
+    ``recorded_by`` (the judge; ``None`` for a system call) must not play in ``match``. Returns
+    the match as locked and written, its games known (``selectors.match_games_known``).
 
     Raises:
         PermissionDenied: ``own_match`` (the judge plays at this table).
@@ -221,6 +222,7 @@ def match_result_record(
     if changed:
         match.save(update_fields=changed)
     Game.objects.bulk_create(games)
+    selectors.match_games_known(match, games)  # the answer reads no game again
     supersede_open_reports(match, by=acting_user(actor), games=games)
     enqueue_standings(tournament.pk, match_id=match.pk)
     push_result(match, games)

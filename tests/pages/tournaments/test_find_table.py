@@ -336,3 +336,86 @@ def test_with_a_worker_a_new_version_is_built_there_and_the_old_parts_answer(eve
     with page_cache.rendering_inline():  # the worker: builds
         got = find_table.current_parts(key, new, lambda: built, data=old.data, refresh=to_worker)
     assert got is not None and got.version == new and handed == ["refresh"]
+
+
+# --- list pages cut from the parts ----------------------------------------------------------
+
+
+def _page_bodies(monkeypatch, url: str, language: str) -> tuple[str, str, list[str]]:
+    """``url`` rendered with its rows as usual, then (the page and fragment caches cleared,
+    the parts kept) with its rows cut from the parts; and which lists were cut."""
+    cut: list[str] = []
+    real = find_table.page_rows
+    with monkeypatch.context() as m:
+        m.setattr(find_table, "page_rows", lambda *a, **kw: None)
+        full = _body(Client().get(url, HTTP_ACCEPT_LANGUAGE=language))
+    cache.clear()
+
+    def spy(kind, *args, **kwargs):
+        rows = real(kind, *args, **kwargs)
+        if rows is not None:
+            cut.append(kind)
+        return rows
+
+    monkeypatch.setattr(find_table, "page_rows", spy)
+    fast = _body(Client().get(url, HTTP_ACCEPT_LANGUAGE=language))
+    return fast, full, cut
+
+
+@pytest.mark.parametrize("language", ["hu", "en"])
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [("live/?", "live"), ("live/?partial=1&", "live-partial"), ("standings/?", "standings")],
+)
+@pytest.mark.parametrize("page", [1, 2, 3, 99])  # 99: past the last page, shows the last
+def test_a_list_page_cut_from_the_parts_is_the_full_rendering(
+    event, monkeypatch, language, path, kind, page
+):
+    """Issue 22: a page of the live tables or of the standings is the search parts' rows of
+    that page between a rendering without rows: the same bytes as rendering every row."""
+    monkeypatch.setattr(public, "LIVE_TABLES_PAGE_SIZE", 2)
+    monkeypatch.setattr(public, "STANDINGS_PAGE_SIZE", 2)
+    base = f"/tournaments/{event.pk}/{path}"
+    Client().get(base + "q=kov", HTTP_ACCEPT_LANGUAGE=language)  # a search builds the parts
+    assert _parts_built()
+    fast, full, cut = _page_bodies(monkeypatch, f"{base}page={page}", language)
+    assert cut == [kind]
+    assert fast == full
+    assert 'class="t-pager' in fast  # paged: 11 entries, 6 tables, 2 per page
+    assert "<tr" in fast.split("<tbody>", 1)[1]  # with the page's rows
+
+
+def test_without_parts_a_list_page_renders_its_rows(event, monkeypatch):
+    monkeypatch.setattr(public, "STANDINGS_PAGE_SIZE", 2)
+    fast, full, cut = _page_bodies(monkeypatch, f"/tournaments/{event.pk}/standings/?page=2", "hu")
+    assert cut == [] and not _parts_built()
+    assert fast == full
+
+
+def test_a_worker_rendering_a_list_page_builds_the_parts_first(event, monkeypatch):
+    """A stale page rendered by the worker (``page_cache.rendering_inline``) builds the version's
+    parts once, and every later page and search of the version is cut from them."""
+    from hkk_tournament.web import page_cache
+
+    monkeypatch.setattr(public, "STANDINGS_PAGE_SIZE", 2)
+    url = f"/tournaments/{event.pk}/standings/?page=2"
+    with monkeypatch.context() as m:
+        m.setattr(find_table, "page_rows", lambda *a, **kw: None)
+        full = _body(Client().get(url))
+    cache.clear()
+    with page_cache.rendering_inline():
+        built = _body(Client().get(url))
+    assert _parts_built()
+    assert built == full
+
+
+def test_a_page_is_not_cut_from_parts_of_another_version(event, monkeypatch):
+    """Older parts may answer a search while new ones are built, never a page: its rows would
+    be older than its version."""
+    monkeypatch.setattr(public, "STANDINGS_PAGE_SIZE", 2)
+    Client().get(f"/tournaments/{event.pk}/standings/?q=kov")
+    assert _parts_built()
+    (key,) = [k for k in find_table._KEPT if k.startswith("find-parts:standings")]
+    find_table._KEPT[key] = dataclasses.replace(find_table._KEPT[key], version="older")
+    cache.clear()
+    assert find_table.page_rows("standings", event.pk, "newer", number=1, size=2) is None
