@@ -543,12 +543,8 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
 
     def live_page(extra: dict[str, Any]) -> HttpResponse:
         context.update(extra)
-        rows = None if q or rnd is None else _live_rows(request, context, snapshot, page, partial)
-        if rows is not None:  # the tables cut from the search parts: no table is rendered
-            numbers, context["table_rows"] = rows
-            context["tables"] = selectors.TablesPage(
-                matches=[], page=numbers, total=numbers.paginator.count, q="", order={}
-            )
+        if not q and rnd is not None:
+            _cut_live_rows(request, context, snapshot, page, partial)
         if partial:
             return render(request, "tournaments/public/_live_content.html", context)
         context.update(_live_page_context(request, tournament, rnd, page, q))
@@ -567,12 +563,13 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     )
 
 
-def _live_rows(
+def _cut_live_rows(
     request: HttpRequest, context: dict[str, Any], snapshot: Any, number: int, partial: bool
-) -> tuple[Page, SafeString] | None:
-    """Page ``number`` of the live page's tables (``partial``: of its fragment) cut from the
-    search parts of this version (``find_table.page_rows``; built first when a worker renders
-    a later page), or ``None``. ``context``: the view's."""
+) -> None:
+    """Put page ``number`` of the live page's tables (``partial``: of its fragment), cut from
+    the search parts of this version (``find_table.page_rows``; built first when a worker
+    renders a later page), into the view's ``context`` (``tables`` without match views and
+    ``table_rows``); without such parts ``context`` is left as it is (rows rendered)."""
     rnd = context["round"]
     key = _live_fragment_key(snapshot, rnd, 1, "")
     version = _live_version(f"{key}-{int(partial)}" if key is not None else None, rnd, partial)
@@ -581,7 +578,7 @@ def _live_rows(
         build = lambda: find_table.build_live(  # noqa: E731
             request, context, _live_page_context, version=version or "", partial=partial
         )
-    return find_table.page_rows(
+    rows = find_table.page_rows(
         "live-partial" if partial else "live",
         context["tournament"].pk,
         version,
@@ -590,6 +587,11 @@ def _live_rows(
         build=build,
         data=find_table.live_data(rnd),
     )
+    if rows is not None:
+        numbers, context["table_rows"] = rows
+        context["tables"] = selectors.TablesPage(
+            matches=[], page=numbers, total=numbers.paginator.count, q="", order={}
+        )
 
 
 def _live_fragment_key(snapshot: Any, rnd: Any, page: int, q: str) -> str | None:
