@@ -16,12 +16,10 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from django.core.paginator import Page
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -397,7 +395,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
             return unchanged
 
     def page(extra: dict[str, Any]) -> HttpResponse:
-        table: Any = SimpleLazyObject(
+        table = SimpleLazyObject(
             lambda: selectors.standings_page(
                 tournament=tournament,
                 rows=_stored_rows(tournament, snapshot),
@@ -406,16 +404,9 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
                 q=q,
             )
         )
-        rows = None if q else _standings_rows(request, tournament, snapshot, page_number)
-        if rows is not None:  # the rows cut from the search parts: no row is rendered
-            numbers = rows[0]
-            table = selectors.StandingsPage(
-                rows=[], page=numbers, total=numbers.paginator.count, q=""
-            )
         context = {
             "tournament": tournament,
             "table": table,
-            "table_rows": rows[1] if rows is not None else None,
             "pager_query": _pager_query(q),
             "fragment_key": tag,
             "tiebreaker_columns": selectors.tiebreaker_columns(tournament),
@@ -423,6 +414,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
             "judge": can_judge(request.user, tournament),
             **extra,
         }
+        if not q:
+            _cut_standings_rows(request, context, snapshot, page_number)
         return render(request, "tournaments/public/standings.html", context)
 
     if found := find_table.standings_search(request, tournament, snapshot, tag):
@@ -437,16 +430,19 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     )
 
 
-def _standings_rows(
-    request: HttpRequest, tournament: Tournament, snapshot: Any, number: int
-) -> tuple[Page, SafeString] | None:
-    """Page ``number`` of the standings rows cut from the search parts of this version
-    (``find_table.page_rows``; built first when a worker renders a later page), or ``None``."""
+def _cut_standings_rows(
+    request: HttpRequest, context: dict[str, Any], snapshot: Any, number: int
+) -> None:
+    """Put page ``number`` of the standings rows, cut from the search parts of this version
+    (``find_table.page_rows``; built first when a worker renders a later page), into the view's
+    ``context`` (``table`` without row views and ``table_rows``); without such parts
+    ``context`` is left as it is (rows rendered)."""
+    tournament = context["tournament"]
     version = _standings_version(snapshot, 1, "")
     build = None
     if _builds_parts(number):
         build = lambda: find_table.build_standings(request, tournament, snapshot, version or "")  # noqa: E731
-    return find_table.page_rows(
+    rows = find_table.page_rows(
         "standings",
         tournament.pk,
         version,
@@ -455,6 +451,11 @@ def _standings_rows(
         build=build,
         data=find_table.STANDINGS_DATA,
     )
+    if rows is not None:
+        numbers, context["table_rows"] = rows
+        context["table"] = selectors.StandingsPage(
+            rows=[], page=numbers, total=numbers.paginator.count, q=""
+        )
 
 
 def _builds_parts(number: int) -> bool:
