@@ -2,7 +2,7 @@
 #   make run   - virtualenv, install, translations, migrate, load the card catalogue, serve :8000
 #                (uvicorn, with the live push)
 #   make test  - virtualenv, install with test tools, translations, Chromium for the browser test,
-#                run the whole test suite
+#                nginx for the reverse proxy test, run the whole test suite
 # DATABASE_URL / CELERY_BROKER_URL switch to PostgreSQL and a real broker (see README).
 PYTHON ?= python3
 VENV   := .venv
@@ -10,7 +10,8 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1:8000
 PYTEST_ARGS ?=
 
-.PHONY: run test install install-dev translations migrate catalogue lint bench clean browser-deps
+.PHONY: run test install install-dev translations migrate catalogue lint bench clean browser-deps \
+	proxy-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,9 +51,16 @@ browser-deps:
 	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	fi
 
+# Debian's nginx for the reverse proxy test (tests/ops/test_proxy.py runs deploy/nginx/ as
+# shipped); needs root. Installing the package does not start a server.
+proxy-deps:
+	@if [ -x /usr/sbin/nginx ]; then :; else \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx; \
+	fi
+
 # Two runs: the real Celery worker tests (Redis at TEST_REDIS_URL, default 127.0.0.1:6379)
 # reconfigure the Celery app, so they get a process of their own.
-test: install-dev browser-deps
+test: install-dev browser-deps proxy-deps
 	$(BIN)/python -m pytest -m "not celery_worker" $(PYTEST_ARGS)
 	$(BIN)/python -m pytest -m celery_worker $(PYTEST_ARGS)
 

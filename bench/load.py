@@ -147,12 +147,18 @@ class Stream:
     by_status: dict[str, list[float]] = field(default_factory=dict)
     statuses: Counter[str] = field(default_factory=Counter)
     retry_after: int = 0
+    cache: Counter[str] = field(default_factory=Counter)
     wall: float = 0.0
     client_cpu: list[float] = field(default_factory=list)
 
-    def add(self, kind: str, status: str, elapsed: float, retry_after: bool = False) -> None:
-        """Count one request of ``kind`` that ended with ``status`` after ``elapsed`` s."""
+    def add(
+        self, kind: str, status: str, elapsed: float, retry_after: bool = False, cache: str = ""
+    ) -> None:
+        """Count one request of ``kind`` that ended with ``status`` after ``elapsed`` s;
+        ``cache``: the proxy's ``X-Cache-Status`` (``HIT``, ``MISS``…; empty without a proxy)."""
         self.latencies.append(elapsed)
+        if cache:
+            self.cache[cache] += 1
         self.by_kind.setdefault(kind, []).append(elapsed)
         self.by_status.setdefault(status, []).append(elapsed)
         self.statuses[status] += 1
@@ -167,6 +173,7 @@ class Stream:
             self.by_status.setdefault(status, []).extend(values)
         self.statuses.update(other.statuses)
         self.retry_after += other.retry_after
+        self.cache.update(other.cache)
         self.wall = max(self.wall, other.wall)
         self.client_cpu += other.client_cpu
 
@@ -185,21 +192,40 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))] * 1000 if values else 0.0
 
 
-class Client:
-    """Keep-alive connections to one port, with the ETag each URL last answered."""
+#: The ``Accept-Language`` headers of the venue's phones (a Hungarian community: most ask for
+#: Hungarian, in the forms browsers send), one per public read in turn. The answers vary with
+#: it (``Vary: Accept-Language``), so a proxy keeps one copy per distinct header.
+READER_LANGUAGES = (
+    "hu-HU,hu;q=0.9,en-US;q=0.8,en;q=0.7",
+    "hu-HU,hu;q=0.9,en-US;q=0.8,en;q=0.7",
+    "hu-HU,hu;q=0.9,en-US;q=0.8,en;q=0.7",
+    "hu-HU,hu;q=0.9",
+    "hu",
+    "hu-HU,hu;q=0.9,en-US;q=0.8,en;q=0.7",
+    "en-US,en;q=0.9,hu;q=0.8",
+    "en-GB,en;q=0.9",
+)
 
-    def __init__(self, port: int, headers: dict[str, str]) -> None:
+
+class Client:
+    """Keep-alive connections to one port, with the ETag each URL last answered; ``languages``:
+    ``Accept-Language`` headers taken in turn (by the request's due time), none when empty."""
+
+    def __init__(self, port: int, headers: dict[str, str], languages: tuple[str, ...] = ()) -> None:
         self.port = port
         self.headers = headers
+        self.languages = languages
         self.etags: dict[str, str] = {}
 
     def send(
         self, conn: http.client.HTTPConnection, req: Request, due: float, conditional: bool
-    ) -> tuple[int, bool]:
+    ) -> tuple[int, bool, str]:
         """Send ``req`` on ``conn`` stamped as due at ``due`` (epoch seconds); returns the
-        status and whether the answer carried ``Retry-After``."""
+        status, whether the answer carried ``Retry-After`` and the proxy's cache status."""
         _kind, method, path, body = req
         headers = {**self.headers, "Accept-Encoding": "gzip", "X-Request-Start": f"t={due:.6f}"}
+        if self.languages:
+            headers["Accept-Language"] = self.languages[int(due * 1000) % len(self.languages)]
         etag = self.etags.get(path)
         if conditional and etag:
             headers["If-None-Match"] = etag
@@ -211,7 +237,8 @@ class Client:
         new = response.getheader("ETag")
         if new and method == "GET":
             self.etags[path] = new
-        return response.status, response.getheader("Retry-After") is not None
+        retry_after = response.getheader("Retry-After") is not None
+        return response.status, retry_after, response.getheader("X-Cache-Status") or ""
 
 
 def open_loop(
@@ -251,11 +278,12 @@ def open_loop(
                 with lock:
                     stream.add(plan[i][0], "GaveUpUnsent", -delay)
                 continue
-            retry_after = False
+            retry_after, cached = False, ""
             try:
                 if conn is None:
                     conn = http.client.HTTPConnection(HOST, client.port, timeout=TIMEOUT)
-                status, retry_after = client.send(conn, plan[i], start_wall + i / rate, flags[i])
+                due_wall = start_wall + i / rate
+                status, retry_after, cached = client.send(conn, plan[i], due_wall, flags[i])
                 outcome = str(status)
             except (OSError, http.client.HTTPException) as exc:
                 outcome = type(exc).__name__
@@ -264,7 +292,7 @@ def open_loop(
                 conn = None
             elapsed = time.perf_counter() - due
             with lock:
-                stream.add(plan[i][0], outcome, elapsed, retry_after)
+                stream.add(plan[i][0], outcome, elapsed, retry_after, cached)
         if conn is not None:
             conn.close()
 
@@ -358,6 +386,9 @@ def report(name: str, stream: Stream, rate: float, kinds: list[str]) -> None:
             f"answered p50 {_pct(shed, 0.5):.1f} ms, p99 {_pct(shed, 0.99):.1f} ms from their due "
             f"time; Retry-After on {stream.retry_after} of them"
         )
+    if stream.cache:
+        shares = ", ".join(f"{k} {n} ({n / len(lat):.0%})" for k, n in stream.cache.most_common())
+        print(f"  proxy cache (X-Cache-Status): {shares}")
     for kind in kinds:
         values = sorted(stream.by_kind.get(kind, []))
         if values:
@@ -413,10 +444,18 @@ class Meter:
     the Gunicorn masters of the public pool (or of the only pool); ``staff``: the staff pool's
     master, measured apart (its CPU per recorded slip) when given."""
 
-    def __init__(self, servers: list[int], worker: list[int], staff: list[int] | None = None):
+    def __init__(
+        self,
+        servers: list[int],
+        worker: list[int],
+        staff: list[int] | None = None,
+        proxy: list[int] | None = None,
+    ):
         self.servers, self.worker, self.staff = servers, worker, staff or []
+        self.proxy = proxy or []
         self.load = os.getloadavg()
         self.cpu = _cpu_seconds(servers) if servers else 0.0
+        self.proxy_cpu = _cpu_seconds(self.proxy) if self.proxy else 0.0
         self.staff_cpu = _cpu_seconds(self.staff) if self.staff else 0.0
         self.worker_cpu = _cpu_seconds(worker) if worker else 0.0
 
@@ -439,6 +478,12 @@ class Meter:
             else:
                 self._pool("server", self.servers, used, answered, "answered public requests")
                 print("  (staff writes included: give --staff-pid to measure the pools apart)")
+        if self.proxy:
+            proxy = _cpu_seconds(self.proxy) - self.proxy_cpu
+            self._pool("proxy (nginx)", self.proxy, proxy, answered, "answered public requests")
+            if self.servers and answered:
+                both = proxy + _cpu_seconds(self.servers) - self.cpu
+                print(f"  public side (pool + proxy): {both / answered * 1000:.2f} ms each")
         if self.staff:
             used = _cpu_seconds(self.staff) - self.staff_cpu
             self._pool("staff pool", self.staff, used, recorded, "recorded slips")
@@ -504,8 +549,8 @@ def churn(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None]
         raise SystemExit("staff: give the staff pool's own --staff-port (and --staff-pid)")
     token, public, slips = _churn_plans(args, rng)
     staff = Client(args.staff_port or args.port, {"Authorization": f"Token {token}"})
-    reader = Client(args.port, {"Accept-Language": "hu"})
-    meter = Meter(args.server_pid, args.worker_pid, args.staff_pid)
+    reader = Client(args.port, {}, READER_LANGUAGES)
+    meter = Meter(args.server_pid, args.worker_pid, args.staff_pid, args.proxy_pid)
     results = run_streams(
         {
             "public": Load(reader, public, args.rate, 1 / 3, args.procs),
@@ -551,7 +596,7 @@ def burst(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None]
         for n in lookups
     ]
     staff = Client(args.staff_port or args.port, {"Authorization": f"Token {token}"})
-    meter = Meter(args.server_pid, args.worker_pid, args.staff_pid)
+    meter = Meter(args.server_pid, args.worker_pid, args.staff_pid, args.proxy_pid)
     publish = (
         Stream()
         if not args.publish
@@ -562,7 +607,7 @@ def burst(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None]
             0.0,
         )
     )
-    reader = Client(args.port, {"Accept-Language": "hu"})
+    reader = Client(args.port, {}, READER_LANGUAGES)
     stream = run_streams(
         {"lookups": Load(reader, plan, len(plan) / args.within, 0.0, args.procs)}, hook
     )["lookups"]
@@ -582,14 +627,14 @@ def cached(args: argparse.Namespace, rng: random.Random, hook: Callable[[], None
         raise SystemExit(f"event {args.event}: no standings ({response.status})")
     chosen = rng.sample(rows, min(SAMPLES, len(rows)))
     variants = _variants(args.event, [r["name"] for r in chosen], [r["entry"] for r in chosen], 5)
-    reader = Client(args.port, {"Accept-Language": "hu"})
+    reader = Client(args.port, {}, READER_LANGUAGES)
     warm = http.client.HTTPConnection(HOST, args.port, timeout=30)
     for kind, _share in CACHED_MIX:
         for path in variants[kind]:
             reader.send(warm, (kind, "GET", path, None), time.time(), False)
     warm.close()
     plan = _plan(variants, CACHED_MIX, min(args.count, int(args.rate * args.duration)), rng)
-    meter = Meter(args.server_pid, args.worker_pid, args.staff_pid)
+    meter = Meter(args.server_pid, args.worker_pid, args.staff_pid, args.proxy_pid)
     stream = run_streams({"public": Load(reader, plan, args.rate, 1 / 3, args.procs)}, hook)[
         "public"
     ]
@@ -641,6 +686,13 @@ def main() -> None:
         "--staff-pid", type=int, nargs="*", default=[], help="Gunicorn master of the staff pool"
     )
     parser.add_argument("--worker-pid", type=int, nargs="*", default=[], help="Celery worker")
+    parser.add_argument(
+        "--proxy-pid",
+        type=int,
+        nargs="*",
+        default=[],
+        help="nginx master in front of the pools (bench/proxy.py): its CPU, per public read",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     args.duration = min(args.duration, 120.0)

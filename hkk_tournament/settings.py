@@ -412,6 +412,10 @@ HKK_BROKER_CHECK_TIMEOUT = env_int("HKK_BROKER_CHECK_TIMEOUT", 2)
 # answered for at most this long (+ the queue wait and one rendering) after it went stale
 # (hkk_tournament.web.page_cache).
 HKK_PAGE_REFRESH_SECONDS = env_int("HKK_PAGE_REFRESH_SECONDS", 15)
+# Seconds the reverse proxy may keep a shared public answer and give it to the same URL's next
+# visitors (``X-Accel-Expires``, deploy/nginx/hkk-tournament.conf; hkk_tournament.web.page_cache
+# .mark_shared); 0 = the header is not sent and the proxy keeps nothing.
+HKK_PROXY_CACHE_SECONDS = env_int("HKK_PROXY_CACHE_SECONDS", 1)
 HKK_SHED_AFTER_MS = env_int("HKK_SHED_AFTER_MS", 1000)
 #: Seconds a shed client is told to wait (Retry-After).
 HKK_SHED_RETRY_AFTER = env_int("HKK_SHED_RETRY_AFTER", 5)

@@ -171,6 +171,16 @@ def make_tournament(
     return t, made
 
 
+def publish_first_round(tournament: Tournament, seed: int = 3):
+    """Pair the next round of the started ``tournament`` (``seed``), publish it and store the
+    standings (the state a public event's pages show during a round); returns the round."""
+    rnd = services.round_publish(
+        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=tournament, seed=seed)
+    )
+    services.standings_refresh(tournament_id=tournament.pk)
+    return rnd
+
+
 def submit_decks(
     tournament: Tournament,
     entry: Entry,

@@ -66,7 +66,9 @@ PUBLIC_MAX_AGE = 10
 #: Bodies shorter than this are not compressed (as ``GZipMiddleware``).
 GZIP_MIN_BYTES = 200
 #: Headers of a captured answer that are not stored (set per answer).
-_NOT_STORED = frozenset({"content-length", "content-encoding"})
+#: Not kept with a rendering: the length and encoding follow the answer, ``X-Accel-Expires``
+#: the setting of the moment (:func:`stored_answer` gives it again).
+_NOT_STORED = frozenset({"content-length", "content-encoding", "x-accel-expires"})
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 #: Set while a worker renders (``rendering_inline``): a stale key is rendered, not handed on.
 _INLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("page_cache_inline", default=False)
@@ -251,12 +253,30 @@ def shared_response(
     response.headers["ETag"] = stored.etag
     if stamp is not None:
         response.headers["Last-Modified"] = http_date(stamp)
-    patch_vary_headers(response, ("Accept-Language", "Cookie"))
-    if public:
-        patch_cache_control(response, public=True, max_age=PUBLIC_MAX_AGE)
-    else:
-        patch_cache_control(response, private=True, no_cache=True)
+    mark_shared(response, public=public)
     return response
+
+
+def mark_shared(response: HttpResponseBase, *, public: bool) -> None:
+    """Give a shared answer its caching headers: ``Vary: Accept-Language, Cookie`` always;
+    ``public``: ``Cache-Control: public, max-age=PUBLIC_MAX_AGE`` and, unless
+    ``HKK_PROXY_CACHE_SECONDS`` is 0, ``X-Accel-Expires`` with those seconds (the reverse
+    proxy's micro-cache keeps the answer that long for the same URL's next visitors:
+    deploy/nginx/hkk-tournament.conf; nginx does not pass the header on to the browser);
+    otherwise ``Cache-Control: private, no-cache``."""
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    if not public:
+        patch_cache_control(response, private=True, no_cache=True)
+        return
+    patch_cache_control(response, public=True, max_age=PUBLIC_MAX_AGE)
+    _proxy_expires(response)
+
+
+def _proxy_expires(response: HttpResponseBase) -> None:
+    """``X-Accel-Expires: HKK_PROXY_CACHE_SECONDS`` on a shared public answer (none at 0)."""
+    seconds = int(getattr(settings, "HKK_PROXY_CACHE_SECONDS", 1))
+    if seconds > 0:
+        response.headers["X-Accel-Expires"] = str(seconds)
 
 
 def capture(request: HttpRequest, response: HttpResponseBase) -> None:
@@ -289,6 +309,7 @@ def stored_answer(request: HttpRequest, stored: Stored) -> HttpResponseBase:
             if name.lower() != "content-type":
                 response.headers[name] = value
         response.headers["Content-Length"] = "0"  # as CommonMiddleware sets it on the view's
+        _proxy_expires(response)
         return response
     body = stored.body
     packed = stored.gzipped is not None and bool(
@@ -300,6 +321,7 @@ def stored_answer(request: HttpRequest, stored: Stored) -> HttpResponseBase:
     for name, value in headers:
         response.headers[name] = value
     response.headers["Content-Length"] = str(len(body))
+    _proxy_expires(response)
     if packed:
         response.headers["Content-Encoding"] = "gzip"
         patch_vary_headers(response, ("Accept-Encoding",))

@@ -68,7 +68,7 @@ from django.core.paginator import Page
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
 from django.utils import formats
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.cache import get_conditional_response
 from django.utils.html import escape
 from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
@@ -497,8 +497,7 @@ def respond(
     response.headers["ETag"] = etag
     if stamp is not None:
         response.headers["Last-Modified"] = http_date(stamp)
-    patch_vary_headers(response, ("Accept-Language", "Cookie"))
-    patch_cache_control(response, public=True, max_age=page_cache.PUBLIC_MAX_AGE)
+    page_cache.mark_shared(response, public=True)
     return response
 
 

@@ -16,7 +16,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from hkk_tournament.web import fast_path, page_cache
-from tests.factories import make_tournament, store_standings
+from tests.factories import make_tournament, publish_first_round, store_standings
 from tournaments import selectors, services
 from tournaments.permissions import SYSTEM
 from tournaments.selectors import shared_state as state_module
@@ -41,10 +41,7 @@ def event():
     t, _made = make_tournament(entries=8, decks=False)
     services.tournament_set_options(actor=SYSTEM, tournament=t, is_public=True)
     t = services.tournament_start(actor=SYSTEM, tournament=t)
-    rnd = services.round_publish(
-        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
-    )
-    services.standings_refresh(tournament_id=t.pk)
+    rnd = publish_first_round(t)
     return t, rnd
 
 

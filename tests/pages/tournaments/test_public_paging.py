@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import make_tournament, store_standings
+from tests.factories import make_tournament, publish_first_round, store_standings
 from tournaments import selectors, services
 from tournaments.models import Entry, StandingsSnapshot
 from tournaments.pages import public
@@ -127,10 +127,7 @@ def test_search_results_are_paged_and_the_links_keep_the_search(big):
 
 def test_a_small_event_looks_as_before(client):
     t, _ = public_event(entries=4)
-    services.round_publish(
-        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
-    )
-    services.standings_refresh(tournament_id=t.pk)
+    publish_first_round(t)
     html = standings(t).content.decode()
     assert len(ranks(html)) == 4
     assert "t-pager" not in html and 'data-testid="standings-search"' not in html
@@ -214,10 +211,7 @@ def live_event(monkeypatch):
     for entry, name in zip(made, ["Kovács Péter", "Szabó Éva"], strict=False):
         family, given = name.split()
         Entry.objects.filter(pk=entry.pk).update(name=name, family_name=family, given_name=given)
-    rnd = services.round_publish(
-        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
-    )
-    services.standings_refresh(tournament_id=t.pk)
+    rnd = publish_first_round(t)
     return t, rnd
 
 

@@ -19,7 +19,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from hkk_tournament.web import page_cache, shedding
-from tests.factories import make_tournament, store_standings
+from tests.factories import make_tournament, publish_first_round, store_standings
 from tournaments import selectors, services
 from tournaments.api import rounds as rounds_api
 from tournaments.models import Entry
@@ -47,10 +47,7 @@ def event(monkeypatch):
     Entry.objects.filter(pk=made[0].pk).update(
         name="Kovács Péter", family_name="Kovács", given_name="Péter"
     )
-    rnd = services.round_publish(
-        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
-    )
-    services.standings_refresh(tournament_id=t.pk)
+    rnd = publish_first_round(t)
     return t, rnd
 
 

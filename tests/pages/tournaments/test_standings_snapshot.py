@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from tests.factories import make_tournament, store_standings
+from tests.factories import make_tournament, publish_first_round, store_standings
 from tournaments import services
 from tournaments.models import StandingsSnapshot
 from tournaments.permissions import SYSTEM
@@ -23,10 +23,7 @@ def event():
     t, _ = make_tournament(entries=4, decks=False)
     services.tournament_set_options(actor=SYSTEM, tournament=t, is_public=True)
     t = services.tournament_start(actor=SYSTEM, tournament=t)
-    services.round_publish(
-        actor=SYSTEM, round=services.round_pair_next(actor=SYSTEM, tournament=t, seed=3)
-    )
-    services.standings_refresh(tournament_id=t.pk)
+    publish_first_round(t)
     yield t
     cache.clear()
 

@@ -9,8 +9,12 @@
   var region = document.querySelector("[data-live-url]");
   if (!region) { return; }
   var seconds = parseInt(region.dataset.refresh, 10) || 30;
-  function refresh() {
-    fetch(region.dataset.liveUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+  /* pushed: the fetch follows a pushed event and must see the new data, so it asks the reverse
+     proxy not to answer from its one-second copy (X-Live-Refresh, deploy/nginx/). */
+  function refresh(pushed) {
+    var headers = { "Accept": "text/html" };
+    if (pushed) { headers["X-Live-Refresh"] = "push"; }
+    fetch(region.dataset.liveUrl, { credentials: "same-origin", headers: headers })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (html !== null) {
@@ -27,7 +31,7 @@
   var pending = null;
   function refreshSoon() {
     if (pending) { return; }
-    pending = setTimeout(function () { pending = null; refresh(); }, Math.random() * 1000);
+    pending = setTimeout(function () { pending = null; refresh(true); }, Math.random() * 1000);
   }
   function showResults(results) {
     var rows = region.querySelectorAll("[data-testid=live-pairings] tbody tr");

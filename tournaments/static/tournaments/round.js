@@ -32,8 +32,12 @@
       }
     });
   }
-  function refresh() {
-    fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+  /* pushed: the fetch follows a pushed event and must see the new data, so it asks the reverse
+     proxy not to answer from its one-second copy (X-Live-Refresh, deploy/nginx/). */
+  function refresh(pushed) {
+    var headers = { "Accept": "text/html" };
+    if (pushed) { headers["X-Live-Refresh"] = "push"; }
+    fetch(window.location.href, { credentials: "same-origin", headers: headers })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (html === null) { return; }
@@ -48,7 +52,7 @@
   var pending = null;
   function refreshSoon() {
     if (pending) { return; }
-    pending = setTimeout(function () { pending = null; refresh(); }, Math.random() * 1000);
+    pending = setTimeout(function () { pending = null; refresh(true); }, Math.random() * 1000);
   }
   setInterval(function () {
     if (document.documentElement.getAttribute("data-push") !== "live") { refresh(); }
