@@ -203,9 +203,12 @@ def test_the_live_stream_goes_to_the_push_server(proxy, event):
 def test_only_shared_public_answers_carry_the_mark(settings, client: Client, monkeypatch):
     found = []
     lookup = fast_path.lookup
-    monkeypatch.setattr(
-        fast_path, "lookup", lambda request: found.append(lookup(request)) or found[-1]
-    )
+
+    def spy(request):
+        found.append(lookup(request))
+        return found[-1]
+
+    monkeypatch.setattr(fast_path, "lookup", spy)
     t, _made = make_tournament(entries=4, decks=False)
     url = f"/tournaments/{t.pk}/standings/"
     services.tournament_set_options(actor=SYSTEM, tournament=t, is_public=True)
