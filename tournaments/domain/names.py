@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 
+@lru_cache(maxsize=16384)
 def normalise_name(name: str) -> str:
     """Casefolded, accents removed (NFKD without combining marks), inner whitespace collapsed.
+    The last 16,384 names are remembered (a big event's names, in both orders, are normalised
+    again for every version of its search parts).
 
     >>> normalise_name("  Kovács   PÉTER ")
     'kovacs peter'

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from django.core.cache import cache
@@ -108,6 +109,13 @@ def stored_row_name(row: dict[str, Any]) -> str:
     return person_name(row.get("family") or "", row.get("given") or "", fallback)
 
 
+@lru_cache(maxsize=65536)
+def _fraction(stored: str) -> Fraction:
+    """A stored tiebreaker value (``"n/d"``) as a ``Fraction``; remembered, since a big event's
+    rows repeat few values and are read again for every version (``Fraction`` is immutable)."""
+    return Fraction(stored)
+
+
 def stored_row_views(
     *, tournament: Tournament, rows: Sequence[dict[str, Any]]
 ) -> list[StandingView]:
@@ -127,7 +135,7 @@ def stored_row_views(
                 matches_played=r["matches_played"],
                 dropped=bool(r.get("dropped", False)),
                 tiebreakers=[
-                    TiebreakerValue(code, Fraction(stored[code]))
+                    TiebreakerValue(code, _fraction(stored[code]))
                     for code in codes
                     if code in stored
                 ],
