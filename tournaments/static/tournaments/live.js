@@ -2,18 +2,18 @@
    (?partial=1) and swapped in place, keeping the page's scroll position. While the live push
    stream is open (push.js: <html data-push="live">) the timer waits and the page follows the
    pushed events instead: a new round, standings version or a reset fetches the region (after
-   a random wait, so a whole venue does not ask in the same instant: refreshSoon); results
+   a random wait of up to a second, so a whole venue does not ask in the same instant); results
    change the score cell of their tables in place. */
 (function () {
   "use strict";
   var region = document.querySelector("[data-live-url]");
   if (!region) { return; }
   var seconds = parseInt(region.dataset.refresh, 10) || 30;
-  /* fresh: the fetch follows a new round or a reset, which must show at once, so it asks the
-     reverse proxy not to answer from its copy of the last second (X-Live-Refresh, deploy/nginx/). */
-  function refresh(fresh) {
+  /* pushed: the fetch follows a pushed event and must see the new data, so it asks the reverse
+     proxy not to answer from its one-second copy (X-Live-Refresh, deploy/nginx/). */
+  function refresh(pushed) {
     var headers = { "Accept": "text/html" };
-    if (fresh) { headers["X-Live-Refresh"] = "push"; }
+    if (pushed) { headers["X-Live-Refresh"] = "push"; }
     fetch(region.dataset.liveUrl, { credentials: "same-origin", headers: headers })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
@@ -28,20 +28,10 @@
     if (document.documentElement.getAttribute("data-push") !== "live") { refresh(); }
   }, seconds * 1000);
 
-  /* A new round or a reset: fetched fresh after a random wait of up to a second (a whole venue
-     does not ask in the same instant). A new standings version: after 2 to 4 s through the
-     proxy's copy, which holds the new version by then, so every phone of the venue asking for
-     the same page costs the app one rendering a second. A fresh fetch replaces a waiting one. */
   var pending = null;
-  var pendingFresh = false;
-  function refreshSoon(fresh) {
-    if (pending) {
-      if (pendingFresh || !fresh) { return; }
-      clearTimeout(pending);
-    }
-    pendingFresh = fresh;
-    var wait = fresh ? Math.random() * 1000 : 2000 + Math.random() * 2000;
-    pending = setTimeout(function () { pending = null; refresh(fresh); }, wait);
+  function refreshSoon() {
+    if (pending) { return; }
+    pending = setTimeout(function () { pending = null; refresh(true); }, Math.random() * 1000);
   }
   function showResults(results) {
     var rows = region.querySelectorAll("[data-testid=live-pairings] tbody tr");
@@ -57,7 +47,6 @@
   document.addEventListener("hkk:push", function (event) {
     var kind = event.detail.kind;
     if (kind === "results") { showResults(event.detail.data.results || []); }
-    else if (kind === "round" || kind === "reset") { refreshSoon(true); }
-    else if (kind === "standings") { refreshSoon(false); }
+    else if (kind === "round" || kind === "standings" || kind === "reset") { refreshSoon(); }
   });
 }());

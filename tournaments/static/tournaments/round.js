@@ -3,8 +3,8 @@
    table's score into the games cell of its row (rows #table-N of the page shown; the draws
    with the page's own translated words, data-draw-one / data-draw-two), without a reload and
    without asking the server; a "round" event of this round (finished, unpublished), a new
-   standings version or a "reset" fetches the page again (after a random wait, so a whole venue
-   does not ask in the same instant: refreshSoon) and swaps in its table. Without
+   standings version or a "reset" fetches the page again (after a random wait of up to a
+   second, so a whole venue does not ask in the same instant) and swaps in its table. Without
    the stream the table is fetched every data-refresh seconds instead (polling, the fallback).
    Only the pairings table is swapped: the page's forms, search and scroll position stay. No
    inline script: works under the strict Content-Security-Policy. */
@@ -32,11 +32,11 @@
       }
     });
   }
-  /* fresh: the fetch follows a new round or a reset, which must show at once, so it asks the
-     reverse proxy not to answer from its copy of the last second (X-Live-Refresh, deploy/nginx/). */
-  function refresh(fresh) {
+  /* pushed: the fetch follows a pushed event and must see the new data, so it asks the reverse
+     proxy not to answer from its one-second copy (X-Live-Refresh, deploy/nginx/). */
+  function refresh(pushed) {
     var headers = { "Accept": "text/html" };
-    if (fresh) { headers["X-Live-Refresh"] = "push"; }
+    if (pushed) { headers["X-Live-Refresh"] = "push"; }
     fetch(window.location.href, { credentials: "same-origin", headers: headers })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
@@ -49,20 +49,10 @@
       })
       .catch(function () { /* try again at the next tick */ });
   }
-  /* A new round or a reset: fetched fresh after a random wait of up to a second (a whole venue
-     does not ask in the same instant). A new standings version: after 2 to 4 s through the
-     proxy's copy, which holds the new version by then, so every phone of the venue asking for
-     the same page costs the app one rendering a second. A fresh fetch replaces a waiting one. */
   var pending = null;
-  var pendingFresh = false;
-  function refreshSoon(fresh) {
-    if (pending) {
-      if (pendingFresh || !fresh) { return; }
-      clearTimeout(pending);
-    }
-    pendingFresh = fresh;
-    var wait = fresh ? Math.random() * 1000 : 2000 + Math.random() * 2000;
-    pending = setTimeout(function () { pending = null; refresh(fresh); }, wait);
+  function refreshSoon() {
+    if (pending) { return; }
+    pending = setTimeout(function () { pending = null; refresh(true); }, Math.random() * 1000);
   }
   setInterval(function () {
     if (document.documentElement.getAttribute("data-push") !== "live") { refresh(); }
@@ -71,7 +61,8 @@
     var kind = event.detail.kind;
     var data = event.detail.data || {};
     if (kind === "results") { showResults(data.results || []); }
-    else if ((kind === "round" && data.round === round) || kind === "reset") { refreshSoon(true); }
-    else if (kind === "standings") { refreshSoon(false); }
+    else if ((kind === "round" && data.round === round) || kind === "standings" || kind === "reset") {
+      refreshSoon();
+    }
   });
 }());
