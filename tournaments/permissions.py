@@ -111,6 +111,7 @@ def _staff_role(user: Any, tournament: Tournament) -> str | None:
     if tournament.pk not in cache:
         cache[tournament.pk] = (
             StaffRole.objects.filter(tournament_id=tournament.pk, user_id=user.pk)
+            .order_by("pk")  # one row at most; the default ordering would join the event
             .values_list("role", flat=True)
             .first()
         )
@@ -154,6 +155,7 @@ def player_entry_ids(user: Any, tournament: Tournament) -> set[int]:
         return set()
     return set(
         EntryMember.objects.filter(tournament_id=tournament.pk, player__user_id=user.pk)
+        .order_by()  # the default ordering would join the entry and the event for nothing
         .values_list("entry_id", flat=True)
         .distinct()
     )
@@ -222,6 +224,7 @@ def match_entry_ids_of_player(user: Any, match: Match) -> set[int]:
     ids = [i for i in (match.entry_a_id, match.entry_b_id) if i is not None]
     return set(
         EntryMember.objects.filter(entry_id__in=ids, player__user_id=user.pk)
+        .order_by()  # the default ordering would join the entry and the event for nothing
         .values_list("entry_id", flat=True)
         .distinct()
     )

@@ -474,7 +474,8 @@ class MatchResultApi(TournamentApi):
         serializer = MatchResultInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        match = selectors.match_get(tournament=tournament, match_id=match_id)
+        # Read narrow: the service re-reads the match whole under its row lock.
+        match = selectors.match_to_lock(tournament=tournament, match_id=match_id)
         recorded = services.match_result_record(
             match=match,
             result=data["result"],

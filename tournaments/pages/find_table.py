@@ -59,7 +59,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote_plus
 
 from django.contrib.auth.models import AnonymousUser
@@ -76,11 +76,12 @@ from django.utils.translation import get_language, ngettext
 
 from hkk_tournament.web import page_cache
 from tournaments import selectors, services
-from tournaments.models import Round, StandingsSnapshot, Tournament
+from tournaments.models import Match, Round, StandingsSnapshot, Tournament
 from tournaments.pages.common import page_refresher
 from tournaments.selectors.paging import paginate, search_needle
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: The most matches answered from the parts: one page of the live page and of the standings
 #: (``public.LIVE_TABLES_PAGE_SIZE``, ``public.STANDINGS_PAGE_SIZE``; a test holds them equal).
@@ -289,7 +290,10 @@ def build_live(
     the view's additions for the whole page. Three queries for the tables
     (``selectors.round_match_views``) plus the page's own; raises :class:`PartsError`."""
     rnd: Round | None = context["round"]
-    views = selectors.round_match_views(round=rnd) if rnd is not None else []
+    views = []
+    if rnd is not None:
+        matches = _round_matches(rnd, context["standings_key"])
+        views = selectors.round_match_views(round=rnd, matches=matches)
     fake = _BuildRequest(request.path)
     base = {
         **context,
@@ -321,6 +325,28 @@ def build_live(
         names=names,
         sentence=LIVE_SENTENCE if rnd is not None else None,
     )
+
+
+#: The tables of the last rounds this process built live parts of: ``(round, its status, the
+#: standings version)`` → the matches with their games (``selectors.round_matches``).
+_MATCHES: OrderedDict[tuple[int, str, str], list[Match]] = OrderedDict()
+_MATCHES_LOCK = threading.Lock()
+MATCHES_KEPT = 2
+
+
+def _round_matches(rnd: Round, standings: str | None) -> list[Match]:
+    """The tables of ``rnd`` as read for the first parts built at the ``standings`` version
+    (``context["standings_key"]``, the snapshot's tag): the live page and its fragment, in
+    every language, show the results of one moment (a result shows on the live page with the
+    standings that follow it, ``public.live``), and the 2,048 matches and their games of a
+    4,096 event are read and made into objects once per version, not once per page kind and
+    language (a fifth of a worker's CPU while results arrive)."""
+    key = (rnd.pk, str(rnd.status), standings or "")
+    with _MATCHES_LOCK:
+        kept = _MATCHES.get(key)
+    if kept is not None:
+        return kept
+    return _remember(_MATCHES, _MATCHES_LOCK, MATCHES_KEPT, key, selectors.round_matches(round=rnd))
 
 
 def build_standings(
@@ -362,13 +388,21 @@ _KEPT: OrderedDict[str, SearchParts] = OrderedDict()
 _KEPT_LOCK = threading.Lock()
 
 
+def _remember(
+    kept: OrderedDict[Any, Any], lock: threading.Lock, limit: int, key: Any, value: T
+) -> T:
+    """Put ``value`` under ``key`` as the newest of ``kept`` (under ``lock``), dropping the
+    oldest beyond ``limit``; returns ``value``."""
+    with lock:
+        kept[key] = value
+        kept.move_to_end(key)
+        while len(kept) > limit:
+            kept.popitem(last=False)
+    return value
+
+
 def _keep(key: str, parts: SearchParts) -> SearchParts:
-    with _KEPT_LOCK:
-        _KEPT[key] = parts
-        _KEPT.move_to_end(key)
-        while len(_KEPT) > PARTS_KEPT:
-            _KEPT.popitem(last=False)
-    return parts
+    return _remember(_KEPT, _KEPT_LOCK, PARTS_KEPT, key, parts)
 
 
 def _stored(key: str, version: str, data: str | None = None) -> SearchParts | None:
@@ -419,7 +453,7 @@ def current_parts(
             return None
         finally:
             cache.delete(lock)
-        cache.set(key, parts, PARTS_SECONDS)
+        cache.set_many({key: parts, version_key(key): parts.version}, PARTS_SECONDS)
         return _keep(key, parts)
     parts = _stored(key, version, data)
     if parts is not None:
@@ -442,12 +476,19 @@ def parts_key(kind: str, tournament_id: int) -> str:
     return f"find-parts:{kind}:{tournament_id}:{get_language()}"
 
 
+def version_key(key: str) -> str:
+    """The shared cache key holding the version of the parts stored under ``key`` (a few bytes,
+    set with them: the fast path reads it with the event's public state instead of the parts'
+    megabyte)."""
+    return f"{key}:version"
+
+
 #: What must not change for older standings parts to answer while new ones are built: nothing
 #: (the previous standings answer, as ``page_cache`` does).
 STANDINGS_DATA = "standings"
 
 
-def live_data(rnd: Round | None) -> str:
+def live_data(rnd: Round | selectors.RoundFacts | None) -> str:
     """What must not change for older live parts to answer while new ones are built: the
     round shown (the same tables; only the scores, the standings or the clock may be older),
     never another round."""
@@ -586,24 +627,43 @@ def fast_answer(
     q: str,
     request: HttpRequest,
     template: page_cache.Stored,
-) -> page_cache.Stored | None:
+    *,
+    data: str,
+    shared_version: str | None,
+) -> page_cache.Candidate | None:
     """The fast path's answer (``hkk_tournament.web.fast_path``) to an anonymous search ``q``
     of page 1 of ``kind`` (``live``, ``live-partial``, ``standings``) of ``tournament_id`` at
-    the view's ``version`` (the search key still in it), as a rendering with the headers of
-    ``template`` (the stored answer of the same page without a search: the headers the
-    middlewares add) and its own ETag. Only from the parts this process keeps at exactly that
-    version (no cache read, no build, no wait); ``None`` otherwise or beyond :data:`MAX_FOUND`
-    matches (the view answers)."""
+    the view's ``version`` (the search key still in it), as a candidate whose rendering has the
+    headers of ``template`` (the stored answer of the same page without a search: the headers
+    the middlewares add) and its own ETag. Only from the parts this process keeps (no parts
+    read, no build, no wait):
+
+    - at exactly that version: the current answer;
+    - else of an older version showing the same ``data`` (:func:`live_data`,
+      :data:`STANDINGS_DATA`) while the shared cache holds no parts of that version
+      (``shared_version``: the version stored under :func:`version_key`, ``None``: none): a
+      stale answer, given once the build went to a worker (``page_cache.hand_on`` under the
+      parts' key, as :func:`current_parts` does for the view), so the view's own answer.
+
+    ``None`` otherwise or beyond :data:`MAX_FOUND` matches (the view answers: it also loads
+    current parts the shared cache holds)."""
     if template.headers is None:
         return None
     key = parts_key(kind, tournament_id)
     with _KEPT_LOCK:
         parts = _KEPT.get(key)
-    if parts is None or parts.version != _base_version(version, q):
+    base = _base_version(version, q)
+    if parts is None:
+        return None
+    current = parts.version == base
+    if not current and (parts.data != data or shared_version == base):
         return None
     found = _search_body(request, parts, q)
     if found is None:
         return None
     body, etag = found
     headers = tuple((k, etag if k.lower() == "etag" else v) for k, v in template.headers)
-    return page_cache.Stored(version, body, template.content_type, etag, None, headers)
+    stored = page_cache.Stored(
+        version if current else parts.version, body, template.content_type, etag, None, headers
+    )
+    return page_cache.Candidate(key, stored, version, None if current else page_refresher(request))

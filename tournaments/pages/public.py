@@ -93,16 +93,21 @@ def _shared(
 
 
 def _fast_state(
-    request: HttpRequest, tournament_id: int, parts: tuple[object, ...]
-) -> tuple[selectors.PublicState | None, Any]:
+    request: HttpRequest, tournament_id: int, parts: tuple[object, ...], search: str = ""
+) -> tuple[selectors.PublicState | None, Any, str | None]:
     """The fast path's reads for an anonymous page (``hkk_tournament.web.fast_path``): the
-    event's public state (``None`` unless an anonymous visitor may see it) and the stored
-    rendering of ``parts``, in one cache read."""
+    event's public state (``None`` unless an anonymous visitor may see it), the stored
+    rendering of ``parts`` and, with ``search`` (a kind of ``find_table.parts_key``), the
+    version of that kind's search parts in the shared cache (``None``: none), in one cache
+    read."""
     key = _page_key(parts)
-    state, found = selectors.public_state(tournament_id, also=[key], need_also=True)
+    also = [key]
+    if search:
+        also.append(find_table.version_key(find_table.parts_key(search, tournament_id)))
+    state, found = selectors.public_state(tournament_id, also=also, need_also=True)
     if state is None or not state.anonymous_visible:
-        return None, None
-    return state, found.get(key)
+        return None, None, None
+    return state, found.get(key), found.get(also[-1]) if search else None
 
 
 def _candidate(
@@ -118,20 +123,25 @@ def _candidate(
 def _search_candidate(
     kind: str,
     request: HttpRequest,
-    state: selectors.PublicState,
+    tournament_id: int,
+    search: tuple[str, str | None],
     version: str | None,
     q: str,
     page_one: Any,
 ) -> page_cache.Candidate | None:
     """The fast path's answer to an anonymous search of page 1 (``find_table.fast_answer``),
-    ``page_one`` being the stored rendering of the same page without a search (its headers);
-    ``None`` (the view answers) without it, on a later page or without current parts."""
+    ``page_one`` being the stored rendering of the same page without a search (its headers),
+    ``search`` what older parts must show (``data``) and the version of the shared cache's
+    parts; ``None`` (the view answers) without it, on a later page or without parts to
+    answer from."""
     if version is None or not isinstance(page_one, page_cache.Stored):
         return None
     if selectors.page_number(request.GET.get("page")) != 1:
         return None
-    found = find_table.fast_answer(kind, state.tournament_id, version, q, request, page_one)
-    return page_cache.Candidate("", found, version, None) if found is not None else None
+    data, shared_version = search
+    return find_table.fast_answer(
+        kind, tournament_id, version, q, request, page_one, data=data, shared_version=shared_version
+    )
 
 
 def _clock_part(rnd: Round | None) -> str:
@@ -281,7 +291,7 @@ def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Cand
     tournament_id, number = kwargs["tournament_id"], kwargs["number"]
     page = selectors.page_number(request.GET.get("page"))
     parts = ("round", tournament_id, number, page, selectors.search_key(""))
-    state, stored = _fast_state(request, tournament_id, parts)
+    state, stored, _ = _fast_state(request, tournament_id, parts)
     rnd = state.round(number) if state is not None else None
     if state is None or rnd is None:
         return None
@@ -479,13 +489,14 @@ def _fast_standings(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.
     tournament_id = kwargs["tournament_id"]
     page = selectors.page_number(request.GET.get("page"))
     parts = ("standings", tournament_id, page, selectors.search_key(""))
-    state, stored = _fast_state(request, tournament_id, parts)
+    q = selectors.search_text(request.GET.get("q"))
+    state, stored, shared = _fast_state(request, tournament_id, parts, "standings" if q else "")
     if state is None:
         return None
-    q = selectors.search_text(request.GET.get("q"))
     if q:  # "find my table": from this process's search parts, headers from page 1
         version = _standings_version(state.snapshot, page, q)
-        return _search_candidate("standings", request, state, version, q, stored)
+        search = (find_table.STANDINGS_DATA, shared)
+        return _search_candidate("standings", request, tournament_id, search, version, q, stored)
     return _candidate(request, parts, stored, _standings_version(state.snapshot, page, ""))
 
 
@@ -614,16 +625,18 @@ def _fast_live(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candi
     page = selectors.page_number(request.GET.get("page"))
     partial = request.GET.get("partial") == "1"
     parts = ("live", tournament_id, page, selectors.search_key(""), int(partial))
-    state, stored = _fast_state(request, tournament_id, parts)
+    q = selectors.search_text(request.GET.get("q"))
+    kind = "live-partial" if partial else "live"
+    state, stored, shared = _fast_state(request, tournament_id, parts, kind if q else "")
     if state is None:
         return None
     rnd = state.current_round
-    q = selectors.search_text(request.GET.get("q"))
     fragment_key = _live_fragment_key(state.snapshot, rnd, page, q)
     tag = f"{fragment_key}-{int(partial)}" if fragment_key is not None else None
     if q:  # "find my table": from this process's search parts, headers from page 1
-        kind = "live-partial" if partial else "live"
-        return _search_candidate(kind, request, state, _live_version(tag, rnd, partial), q, stored)
+        version = _live_version(tag, rnd, partial)
+        search = (find_table.live_data(rnd), shared)
+        return _search_candidate(kind, request, tournament_id, search, version, q, stored)
     return _candidate(request, parts, stored, _live_version(tag, rnd, partial))
 
 

@@ -37,6 +37,31 @@ def match_get(*, tournament: Tournament, match_id: int) -> Match:
     return match
 
 
+#: The columns of a match a write reads before it locks the row (the locked re-read,
+#: ``services.match_rules.locked_match``, reads it whole): the checks of its actor
+#: (``permissions.require_judge_of_match``) and the lock need only these.
+_TO_LOCK_FIELDS = ("id", "round_id", "table", "entry_a_id", "entry_b_id", "round__tournament_id")
+
+
+def match_to_lock(*, tournament: Tournament, match_id: int) -> Match:
+    """A match of ``tournament`` for a write that locks it next (``locked_match``), read
+    narrow: its id, round, table and entries only (other fields are deferred: reading one
+    costs a query), its round's id and tournament only, ``match.round.tournament`` set to
+    ``tournament``. One query. ``NotFound("match_not_found")`` as :func:`match_get`."""
+    try:
+        match = (
+            Match.objects.select_related("round")
+            .only(*_TO_LOCK_FIELDS)
+            .get(pk=match_id, round__tournament_id=tournament.pk)
+        )
+    except Match.DoesNotExist:
+        raise NotFound(
+            "match_not_found", _("No such match in this tournament."), {"match": match_id}
+        ) from None
+    match.round.tournament = tournament
+    return match
+
+
 def match_for_table(*, round: Round, table: int) -> Match:
     """The match at ``table`` of ``round`` or ``NotFound("table_not_in_round")``."""
     m = round.matches.select_related("round__tournament").filter(table=table).first()

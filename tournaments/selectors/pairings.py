@@ -193,11 +193,19 @@ def _match_view(m: Match, names: dict[int, str], tournament: Tournament) -> Matc
     )
 
 
-def round_match_views(*, round: Round) -> list[MatchView]:
-    """Every table of ``round`` in table order, games prefetched: three queries in all."""
+def round_matches(*, round: Round) -> list[Match]:
+    """Every match of ``round`` in table order, its games prefetched: two queries."""
+    return list(round.matches.prefetch_related("games").order_by("table"))
+
+
+def round_match_views(*, round: Round, matches: list[Match] | None = None) -> list[MatchView]:
+    """Every table of ``round`` in table order, games prefetched: three queries in all; one
+    (the names, in the active language) when ``matches`` (:func:`round_matches` of this round,
+    read earlier) are given."""
     tournament = round.tournament
     names = names_by_entry(tournament)
-    matches = round.matches.prefetch_related("games").order_by("table")
+    if matches is None:
+        matches = round_matches(round=round)
     views = []
     for m in matches:
         m.round = round

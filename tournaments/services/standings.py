@@ -7,7 +7,8 @@ tiebreakers); Magic Tournament Rules, appendix C (tiebreakers).
 from __future__ import annotations
 
 import io
-from datetime import timedelta
+from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -118,16 +119,22 @@ def standings_claim_recompute(*, tournament_id: int) -> bool:
     One short ``UPDATE … WHERE recompute_requested_at IS NULL`` (or older than
     ``RECOMPUTE_STALE_SECONDS``), run after the result's transaction commits
     (``services.jobs``); once the mark is set the statements of later results match no row
-    and write nothing. Creates the snapshot row the first time."""
+    and write nothing. Creates the snapshot row the first time. On PostgreSQL the ``UPDATE``
+    and the check that the row exists are one statement (:func:`_claim_postgresql`), else two."""
     now = timezone.now()
     stale = now - timedelta(seconds=RECOMPUTE_STALE_SECONDS)
-    if StandingsSnapshot.objects.filter(
-        Q(recompute_requested_at__isnull=True) | Q(recompute_requested_at__lt=stale),
-        tournament_id=tournament_id,
-    ).update(recompute_requested_at=now):
-        return True
-    if StandingsSnapshot.objects.filter(tournament_id=tournament_id).exists():
-        return False
+    if connection.vendor == "postgresql":
+        claimed, exists = _claim_postgresql(tournament_id, now, stale)
+    else:
+        claimed = bool(
+            StandingsSnapshot.objects.filter(
+                Q(recompute_requested_at__isnull=True) | Q(recompute_requested_at__lt=stale),
+                tournament_id=tournament_id,
+            ).update(recompute_requested_at=now)
+        )
+        exists = claimed or StandingsSnapshot.objects.filter(tournament_id=tournament_id).exists()
+    if claimed or exists:
+        return claimed
     try:
         with transaction.atomic():
             StandingsSnapshot.objects.create(
@@ -136,6 +143,24 @@ def standings_claim_recompute(*, tournament_id: int) -> bool:
     except IntegrityError:
         return False  # created meanwhile by a concurrent result, which queued the recompute
     return True
+
+
+def _claim_postgresql(tournament_id: int, now: datetime, stale: datetime) -> tuple[bool, bool]:
+    """The claim's ``UPDATE`` and whether the snapshot row exists, in one statement: whether
+    it set the mark, whether the row exists (as the statement started: a row created
+    meanwhile by a concurrent result makes the caller's ``INSERT`` fail, as before)."""
+    table = connection.ops.quote_name(StandingsSnapshot._meta.db_table)
+    sql = (
+        f"WITH claimed AS (UPDATE {table} SET recompute_requested_at = %s "
+        "WHERE tournament_id = %s AND (recompute_requested_at IS NULL "
+        "OR recompute_requested_at < %s) RETURNING 1) "
+        f"SELECT EXISTS (SELECT 1 FROM claimed), EXISTS (SELECT 1 FROM {table} "
+        "WHERE tournament_id = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [now, tournament_id, stale, tournament_id])
+        claimed, exists = cursor.fetchone()
+    return bool(claimed), bool(exists)
 
 
 def _create_snapshot_row(tournament_id: int, **values: Any) -> bool:
@@ -151,7 +176,12 @@ def _create_snapshot_row(tournament_id: int, **values: Any) -> bool:
     return True
 
 
-def standings_inputs_changed(*, tournament_id: int, match_id: int | None = None) -> None:
+def standings_inputs_changed(
+    *,
+    tournament_id: int,
+    match_id: int | None = None,
+    match_fields: Mapping[str, Any] | None = None,
+) -> None:
     """Record, inside the caller's transaction, that what the standings of ``tournament_id``
     are computed from has changed, so a stored snapshot computed before is never taken for
     current (:func:`standings_current_ranks`). ``services.jobs.enqueue_standings`` calls it for
@@ -159,15 +189,20 @@ def standings_inputs_changed(*, tournament_id: int, match_id: int | None = None)
 
     ``match_id``: a result write (games, time called) of that match, whose row the caller holds
     locked (``locked_match``): its ``result_version`` grows by one (one ``UPDATE`` of that row:
-    results of different tables never wait for each other). Without: a write under the
+    results of different tables never wait for each other); ``match_fields`` (column → value)
+    are the caller's other changes to that row, set by the same ``UPDATE`` (the row is written
+    once; the caller keeps its instance in step). Without: a write under the
     tournament lock (a drop, a late entry, a round published, unpublished, finished or
     discarded, a bye given …): the snapshot's ``inputs_generation`` grows by one, the row
     created when missing (a foreign key checked at commit, harmless under the tournament lock).
     Either counter commits or rolls back with the change itself."""
     assert transaction.get_connection().in_atomic_block, "the change's transaction is needed"
     if match_id is not None:
-        Match.objects.filter(pk=match_id).update(result_version=F("result_version") + 1)
+        Match.objects.filter(pk=match_id).update(
+            result_version=F("result_version") + 1, **(match_fields or {})
+        )
         return
+    assert not match_fields, "match_fields need match_id"
     bump = F("inputs_generation") + 1
     rows = StandingsSnapshot.objects.filter(tournament_id=tournament_id)
     if not rows.update(inputs_generation=bump) and not _create_snapshot_row(

@@ -48,9 +48,11 @@ def _fixed_clock(monkeypatch):
 
     monkeypatch.setattr(defaulttags, "datetime", _FixedNow)
     find_table._KEPT.clear()
+    find_table._MATCHES.clear()
     cache.clear()
     yield
     find_table._KEPT.clear()
+    find_table._MATCHES.clear()
 
 
 def _event(*, entries: int = 11, publish: bool = True):
@@ -308,6 +310,83 @@ def test_the_fast_path_answers_a_search_without_a_query(
     }
     again = Client().get(url, HTTP_IF_NONE_MATCH=fast["ETag"])
     assert again.status_code == 304
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [("live/?", "live"), ("live/?partial=1&", "live-partial"), ("standings/?", "standings")],
+)
+def test_the_fast_path_answers_from_older_parts_while_a_worker_builds_the_new_ones(
+    event, monkeypatch, path, kind, django_assert_num_queries
+):
+    """A new standings version: while only this process's older parts (same round) exist and
+    the build went to a worker, the fast path answers the search from them without a query,
+    as the view would (equal body and headers, one refresh handed on per period); once the
+    shared cache holds the new parts it leaves the search to the view, which loads them."""
+    handed: list[str] = []
+
+    def refresher(request):
+        handed.append(request.get_full_path())
+        return lambda: True  # a worker took it
+
+    base = f"/tournaments/{event.pk}/{path}"
+    plain = base.rstrip("&").rstrip("?")
+    Client().get(plain)  # page 1 without a search: stored, its headers captured
+    Client().get(plain)
+    Client().get(f"{base}q=kovacs")  # builds the parts (process and shared cache)
+    key = f"find-parts:{kind}:{event.pk}:hu"
+    old = find_table._KEPT[key]
+    assert cache.get(find_table.version_key(key)) == old.version
+    services.standings_refresh(tournament_id=event.pk)  # a new snapshot version
+    Client().get(plain)  # the event's new public state read (three queries), page 1 again
+    monkeypatch.setattr(find_table, "page_refresher", refresher)
+    url = f"{base}q=szabo"
+    with django_assert_num_queries(0):
+        fast = Client().get(url)
+    assert fast.status_code == 200 and "Szabó Éva" in fast.content.decode()
+    assert len(handed) == 1 and find_table._KEPT[key] is old  # handed on, nothing built here
+    with monkeypatch.context() as m:
+        m.setattr(find_table, "fast_answer", lambda *a, **kw: None)
+        slow = Client().get(url)
+    assert fast.content == slow.content
+    skip = {"date", "x-request-id", "content-length"}
+    assert {k.lower(): v for k, v in fast.items() if k.lower() not in skip} == {
+        k.lower(): v for k, v in slow.items() if k.lower() not in skip
+    }
+    # The worker stored the new version's parts: the fast path leaves the search to the
+    # view, which loads them (and keeps them for the fast path's next answers).
+    built = dataclasses.replace(old, version="new")
+    monkeypatch.setattr(find_table, "_base_version", lambda version, q: "new")
+    template = find_table.page_cache.Stored("v", b"", "text/html", "", None, ())
+    args = (kind, event.pk, "v", "szabo", fast.wsgi_request, template)
+    assert find_table.fast_answer(*args, data=old.data, shared_version="new") is None
+    # (with only older parts anywhere it answers from them)
+    assert find_table.fast_answer(*args, data=old.data, shared_version=old.version) is not None
+    assert find_table.fast_answer(*args, data="round:another", shared_version=None) is None
+    find_table._keep(key, built)
+    assert find_table.fast_answer(*args, data=old.data, shared_version="new") is not None
+
+
+def test_the_live_parts_of_one_version_read_the_tables_once(event):
+    """The live page's and its fragment's parts, in both languages, at one standings version
+    read the round's matches and games once in a process (``find_table._round_matches``); a
+    new standings version reads them again."""
+    reads: list[int] = []
+    real = find_table.selectors.round_matches
+
+    def counting(*, round):
+        reads.append(round.pk)
+        return real(round=round)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(find_table.selectors, "round_matches", counting)
+        for language in ("hu", "en"):
+            for path in ("live/?q=kovacs", "live/?partial=1&q=kovacs"):
+                Client().get(f"/tournaments/{event.pk}/{path}", HTTP_ACCEPT_LANGUAGE=language)
+        assert len(find_table._KEPT) == 4 and len(reads) == 1
+        services.standings_refresh(tournament_id=event.pk)
+        Client().get(f"/tournaments/{event.pk}/live/?q=kovacs")
+        assert len(reads) == 2
 
 
 def test_with_a_worker_a_new_version_is_built_there_and_the_old_parts_answer(event):

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
 from hkk_tournament.celery import app
 from tests.factories import make_tournament
 from tournaments.models import StandingsSnapshot
 from tournaments.permissions import SYSTEM
-from tournaments.services import jobs, standings_refresh
+from tournaments.services import jobs, standings_claim_recompute, standings_refresh
+from tournaments.services.standings import RECOMPUTE_STALE_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -87,6 +90,22 @@ def test_a_pending_recompute_absorbs_later_results(
         jobs.enqueue_standings(t7)
     assert len(sent) == 2
     assert standings_refresh(tournament_id=t7).version == 2
+
+
+def test_the_claim_creates_the_row_then_sets_the_mark_once(events, django_assert_num_queries):
+    """The first claim creates the snapshot row with the mark; a later one, the mark set, is
+    refused in one statement on PostgreSQL (the ``UPDATE`` and the row's existence together);
+    a stale mark is claimed again."""
+    t7, _t8 = events
+    StandingsSnapshot.objects.filter(tournament_id=t7).delete()
+    assert standings_claim_recompute(tournament_id=t7) is True
+    assert StandingsSnapshot.objects.get(tournament_id=t7).recompute_requested_at is not None
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2):
+        assert standings_claim_recompute(tournament_id=t7) is False
+    stale = timezone.now() - timedelta(seconds=RECOMPUTE_STALE_SECONDS + 1)
+    StandingsSnapshot.objects.filter(tournament_id=t7).update(recompute_requested_at=stale)
+    assert standings_claim_recompute(tournament_id=t7) is True
+    assert standings_claim_recompute(tournament_id=t7) is False
 
 
 def test_a_finished_round_recomputes_at_once_even_while_one_is_pending(
