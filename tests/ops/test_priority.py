@@ -108,3 +108,51 @@ def test_the_celery_worker_stops_on_an_invalid_niceness():
     started = _worker_init("-99")
     assert started.returncode != 0
     assert "celery worker: HKK_WORKER_NICE=-99 is out of range" in started.stderr
+
+
+_SESSION_CHILD = """
+import os, sys
+from pathlib import Path
+from hkk_tournament.priority import apply_session_niceness
+target = Path(sys.argv[1])
+if sys.argv[2] == "leader":
+    os.setsid()
+print(apply_session_niceness(10, target))
+"""
+
+
+@pytest.mark.parametrize(("role", "written"), [("leader", True), ("member", False)])
+def test_a_pool_leading_its_own_session_gives_its_niceness_to_the_sessions_autogroup(
+    tmp_path, role, written
+):
+    """With autogroups the kernel shares the CPU between sessions first: a pool alone in its
+    session (``setsid``) sets its autogroup's niceness too; a pool started beside others in
+    one session leaves the shared autogroup alone (a file stands in for /proc/self/autogroup;
+    the child runs in its own process, never the test runner)."""
+    target = tmp_path / "autogroup"
+    target.write_text("/autogroup-1 nice 0\n")
+    done = subprocess.run(
+        [sys.executable, "-c", _SESSION_CHILD, str(target), role],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(written)
+    assert target.read_text() == ("10\n" if written else "/autogroup-1 nice 0\n")
+
+
+def test_an_autogroup_that_cannot_be_set_is_left_alone(tmp_path):
+    """No autogroup file (another system, or a refusal): a session's leader sets nothing and
+    nothing is raised."""
+    missing = tmp_path / "no" / "autogroup"
+    done = subprocess.run(
+        [sys.executable, "-c", _SESSION_CHILD, str(missing), "leader"],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False" and not missing.exists()

@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=65536)
 def normalise_name(name: str) -> str:
     """Casefolded, accents removed (NFKD without combining marks), inner whitespace collapsed.
-    The last 16,384 names are remembered (a big event's names, in both orders, are normalised
-    again for every version of its search parts).
+    The last 65,536 names are remembered (a big event's names are normalised again for every
+    version of its standings and search parts: at 4,096 entries the family and given names,
+    and the shown names in both languages' orders, are about 16,000 strings, which a smaller
+    memory read in a cycle would forget before each comes round again; a few MB).
 
     >>> normalise_name("  Kovács   PÉTER ")
     'kovacs peter'
