@@ -10,9 +10,6 @@ when the broker is down is the project's one implementation, :mod:`hkk_tournamen
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from django.db import transaction
 
 from hkk_tournament.jobs import JobArg, JobKey, enqueue, open_batch, send
@@ -52,11 +49,7 @@ STANDINGS_DEBOUNCE_SECONDS = 10.0
 
 
 def enqueue_standings(
-    tournament_id: int,
-    *,
-    match_id: int | None = None,
-    match_fields: Mapping[str, Any] | None = None,
-    at_once: bool = False,
+    tournament_id: int, *, match_id: int | None = None, at_once: bool = False
 ) -> None:
     """Recompute the cached standings of ``tournament_id`` (``StandingsSnapshot``) after the
     current transaction commits, coalesced per event: once per transaction, and after the
@@ -69,8 +62,7 @@ def enqueue_standings(
     Every caller changes what the standings are computed from, so this also records the change
     inside the current transaction (``services.standings.standings_inputs_changed``):
     ``match_id`` names the match whose result was written (its row locked by the caller);
-    without it the caller holds the tournament lock. ``match_fields``: the caller's other
-    changes to that locked row (column → value), written by the same ``UPDATE``.
+    without it the caller holds the tournament lock.
 
     ``at_once``: a step people wait for (a finished round) recomputes without waiting and
     without the claim; a pending debounced recompute still runs later (it is idempotent)."""
@@ -78,9 +70,7 @@ def enqueue_standings(
     # module must not depend on at import time.
     from tournaments.services.standings import standings_claim_recompute, standings_inputs_changed
 
-    standings_inputs_changed(
-        tournament_id=tournament_id, match_id=match_id, match_fields=match_fields
-    )
+    standings_inputs_changed(tournament_id=tournament_id, match_id=match_id)
     key: JobKey = (STANDINGS_RECOMPUTE, (("tournament_id", tournament_id),))
     batch = open_batch()
     if at_once:

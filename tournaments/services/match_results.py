@@ -169,16 +169,14 @@ def match_result_record(
     seen, so no result lands in a draft round or a finished event), derives
     every game's right holder and first player in memory (``first_player.result_games``, the
     checks ``game_record`` applies to one game), stores the games with one ``INSERT``, closes
-    the open player reports once, writes the match row once (die roll, time called and its
-    ``result_version``, the standings' staleness: ``enqueue_standings`` with ``match_fields``)
-    and asks for one standings recompute: seven queries whatever the result (the round's lock,
-    the locked match, the check for games, the games, the reports, the match, the push), one
-    more for a user's own-match check (``require_judge_of_match``; ``match`` may be the narrow
-    ``selectors.match_to_lock``).
+    the open player reports once and asks for one standings recompute: a bounded number of
+    queries whatever the result (about eight: the round's lock, the locked match, the check for
+    games, the die roll and time called, the games, the reports, the match's
+    ``result_version``, the push), one more for a user's own-match check
+    (``require_judge_of_match``; ``match`` may be the narrow ``selectors.match_to_lock``).
 
     ``recorded_by`` (the judge; ``None`` for a system call) must not play in ``match``. Returns
-    the match as locked and written (its ``result_version`` included), its games known
-    (``selectors.match_games_known``).
+    the match as locked and written, its games known (``selectors.match_games_known``).
 
     Raises:
         PermissionDenied: ``own_match`` (the judge plays at this table).
@@ -216,19 +214,20 @@ def match_result_record(
             _("That entry does not play at table %(table)s.") % {"table": match.table},
             {"field": "die_roll_winner", "table": match.table},
         )
-    changed: dict[str, Any] = {}
+    changed: list[str] = []
     if match.die_roll_winner_id is None and roll is not None:
-        match.die_roll_winner_id = changed["die_roll_winner_id"] = roll
+        match.die_roll_winner_id = roll
+        changed.append("die_roll_winner")
     games = _slip_games(match, structure, _winners(match, a, b, d), acting_user(actor))
     if len(games) < structure.games_per_match and not _decided(tournament, a, b):
-        match.ended_at_time = changed["ended_at_time"] = True
+        match.ended_at_time = True
+        changed.append("ended_at_time")
+    if changed:
+        match.save(update_fields=changed)
     Game.objects.bulk_create(games)
     selectors.match_games_known(match, games)  # the answer reads no game again
     supersede_open_reports(match, by=acting_user(actor), games=games)
-    # The die roll and time called go in the one UPDATE of the (locked) match row that grows
-    # its ``result_version``: the row is written once.
-    enqueue_standings(tournament.pk, match_id=match.pk, match_fields=changed)
-    match.result_version += 1  # as written: the row is locked
+    enqueue_standings(tournament.pk, match_id=match.pk)
     push_result(match, games)
     return match
 

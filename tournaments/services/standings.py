@@ -7,7 +7,6 @@ tiebreakers); Magic Tournament Rules, appendix C (tiebreakers).
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -176,12 +175,7 @@ def _create_snapshot_row(tournament_id: int, **values: Any) -> bool:
     return True
 
 
-def standings_inputs_changed(
-    *,
-    tournament_id: int,
-    match_id: int | None = None,
-    match_fields: Mapping[str, Any] | None = None,
-) -> None:
+def standings_inputs_changed(*, tournament_id: int, match_id: int | None = None) -> None:
     """Record, inside the caller's transaction, that what the standings of ``tournament_id``
     are computed from has changed, so a stored snapshot computed before is never taken for
     current (:func:`standings_current_ranks`). ``services.jobs.enqueue_standings`` calls it for
@@ -189,20 +183,15 @@ def standings_inputs_changed(
 
     ``match_id``: a result write (games, time called) of that match, whose row the caller holds
     locked (``locked_match``): its ``result_version`` grows by one (one ``UPDATE`` of that row:
-    results of different tables never wait for each other); ``match_fields`` (column → value)
-    are the caller's other changes to that row, set by the same ``UPDATE`` (the row is written
-    once; the caller keeps its instance in step). Without: a write under the
+    results of different tables never wait for each other). Without: a write under the
     tournament lock (a drop, a late entry, a round published, unpublished, finished or
     discarded, a bye given …): the snapshot's ``inputs_generation`` grows by one, the row
     created when missing (a foreign key checked at commit, harmless under the tournament lock).
     Either counter commits or rolls back with the change itself."""
     assert transaction.get_connection().in_atomic_block, "the change's transaction is needed"
     if match_id is not None:
-        Match.objects.filter(pk=match_id).update(
-            result_version=F("result_version") + 1, **(match_fields or {})
-        )
+        Match.objects.filter(pk=match_id).update(result_version=F("result_version") + 1)
         return
-    assert not match_fields, "match_fields need match_id"
     bump = F("inputs_generation") + 1
     rows = StandingsSnapshot.objects.filter(tournament_id=tournament_id)
     if not rows.update(inputs_generation=bump) and not _create_snapshot_row(

@@ -38,7 +38,7 @@ def test_match_result_records_the_games(api, owner):
 #: ``selectors.match_to_lock``); the service's statements (``MAX_SLIP_QUERIES`` of the service
 #: test, and the judge's own-match check); the answer's two names (its games are known, not
 #: read). The same at 4 and at 4,096 entries.
-MAX_SLIP_API_QUERIES = 15
+MAX_SLIP_API_QUERIES = 16
 
 
 def test_a_slip_answer_reads_its_two_names_only(api, owner, django_assert_max_num_queries):
