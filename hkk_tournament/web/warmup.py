@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +92,45 @@ def warm_pages(paths: list[str], languages: list[str] | None = None) -> int:
                 continue
             done += response.status_code == 200
     return done
+
+
+@dataclass(frozen=True)
+class EventSize:
+    """What a shared list's later pages depend on: the event (``tournament_id``), its
+    ``entries`` (standings rows), the shown round's ``number`` (``None``: none published) and
+    its ``tables``."""
+
+    tournament_id: int
+    entries: int
+    number: int | None
+    tables: int
+
+
+#: A list's later pages: ``EventSize`` → the paths (with their query) a visitor pages through.
+LaterPages = Callable[[EventSize], list[str]]
+_LATER: list[LaterPages] = []
+
+
+def register_later_pages(pages: LaterPages) -> None:
+    """Declare ``pages`` as a shared list's pages beyond its first (the public pages and the
+    API register theirs next to their fast path), warmed after a publish (:func:`later_pages`)
+    ."""
+    _LATER.append(pages)
+
+
+def later_pages(size: EventSize) -> list[str]:
+    """Every registered list's later pages for an event of ``size``, in registration order.
+    Right after a publish every page of a round changes at once and a venue pages through all
+    of them within seconds; rendered by a worker first, the first visitor of each finds it
+    stored (else that visitor's request renders it: 10–50 ms of a web process's CPU each at
+    4,096 entries, a hundred of them in the first second)."""
+    get_resolver().url_patterns  # noqa: B018 - the views, and so their lists, are imported
+    return [path for pages in _LATER for path in pages(size)]
+
+
+def page_count(rows: int, size: int) -> int:
+    """The pages of ``size`` rows that ``rows`` rows fill (at least 1)."""
+    return max(1, -(-rows // size))
 
 
 def _page_client() -> Any:

@@ -8,7 +8,7 @@ Rules: docs/rules.md §6 (HKK first-player rights), §11 (WoW TCG matches and fi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -134,7 +134,14 @@ class MatchOutputSerializer(serializers.Serializer):
 
     @extend_schema_field(PolicyOutputSerializer)
     def get_policy(self, obj) -> dict[str, Any]:
-        return policy_data(obj.match.round.tournament)
+        # Worded once per event and answer: a round's page repeats it at each of its 100
+        # tables (a tenth of the page's CPU when worded each time).
+        tournament = obj.match.round.tournament
+        context = cast(dict[str, Any], self.context)  # the root serializer's own dict
+        known = context.setdefault("policies", {})
+        if tournament.pk not in known:
+            known[tournament.pk] = policy_data(tournament)
+        return known[tournament.pk]
 
 
 def policy_data(tournament: Tournament) -> dict[str, Any]:

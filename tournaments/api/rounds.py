@@ -20,7 +20,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hkk_tournament.web import fast_path, page_cache
+from hkk_tournament.web import fast_path, page_cache, warmup
 from hkk_tournament.web.converters import SMALLINT_MAX
 from tournaments import selectors, services
 from tournaments.api._common import (
@@ -333,6 +333,19 @@ def _fast_round(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Cand
 
 
 fast_path.register(RoundDetailApi, _fast_round)
+
+
+def _later_pages(size: warmup.EventSize) -> list[str]:
+    """The round API's pages of the shown round (``warmup.later_pages``; its first page too:
+    the round's first page warmed after each recompute is the round page's)."""
+    if size.number is None:
+        return []
+    url = reverse("tournaments-round", args=[size.tournament_id, size.number])
+    pages = warmup.page_count(size.tables, ROUND_API_PAGE_SIZE)
+    return [f"{url}?page={n}" for n in range(1, pages + 1)]
+
+
+warmup.register_later_pages(_later_pages)
 
 
 class RoundSwapApi(TournamentApi):

@@ -23,7 +23,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from hkk_tournament.web import fast_path, http_cache, page_cache
+from hkk_tournament.web import fast_path, http_cache, page_cache, warmup
 from tournaments import selectors, services
 from tournaments.access import (
     can_appoint_staff,
@@ -643,6 +643,27 @@ def _fast_live(request: HttpRequest, kwargs: dict[str, Any]) -> page_cache.Candi
 fast_path.register(standings, _fast_standings)
 fast_path.register(live, _fast_live)
 fast_path.register(round_detail, _fast_round)
+
+
+def _later_pages(size: warmup.EventSize) -> list[str]:
+    """The public pages' pages beyond the first (``warmup.later_pages``): the standings, the
+    live page and its refresh fragment, and the shown round's page."""
+    standings_url = reverse("tournaments:standings", args=[size.tournament_id])
+    paths = [
+        f"{standings_url}?page={n}"
+        for n in range(2, warmup.page_count(size.entries, STANDINGS_PAGE_SIZE) + 1)
+    ]
+    if size.number is None:
+        return paths
+    live_url = reverse("tournaments:live", args=[size.tournament_id])
+    round_url = reverse("tournaments:round", args=[size.tournament_id, size.number])
+    for n in range(2, warmup.page_count(size.tables, LIVE_TABLES_PAGE_SIZE) + 1):
+        paths += [f"{live_url}?page={n}", f"{live_url}?partial=1&page={n}"]
+    pages = warmup.page_count(size.tables, ROUND_TABLES_PAGE_SIZE)
+    return paths + [f"{round_url}?page={n}" for n in range(2, pages + 1)]
+
+
+warmup.register_later_pages(_later_pages)
 
 
 def _live_page_context(

@@ -243,11 +243,29 @@ def test_the_warm_up_after_a_publish_builds_the_parts_in_every_language(event):
 
     assert tasks.pages_warm(event.pk) == 4 * 2  # after a recompute: the pages only
     assert not any(k.startswith("find-parts:") for k in find_table._KEPT)
-    assert tasks.pages_warm_task(event.pk)["pages"] == 7 * 2  # and three searches
+    # and three searches, then the later pages: here only the round API's first page
+    assert tasks.pages_warm_task(event.pk)["pages"] == 7 * 2 + 1 * 2
     for kind in ("live", "live-partial", "standings"):
         for language in ("hu", "en"):
             key = f"find-parts:{kind}:{event.pk}:{language}"
             assert isinstance(cache.get(key), find_table.SearchParts), key
+
+
+def test_after_a_publish_every_page_of_every_list_is_warmed():
+    from hkk_tournament.web import warmup
+
+    size = warmup.EventSize(tournament_id=7, entries=250, number=3, tables=125)
+    assert warmup.later_pages(size) == [
+        "/tournaments/7/standings/?page=2",
+        "/tournaments/7/standings/?page=3",
+        "/tournaments/7/live/?page=2",
+        "/tournaments/7/live/?partial=1&page=2",
+        "/tournaments/7/rounds/3/?page=2",
+        "/api/tournaments/7/rounds/3/?page=1",
+        "/api/tournaments/7/rounds/3/?page=2",
+    ]
+    no_round = warmup.EventSize(tournament_id=7, entries=100, number=None, tables=0)
+    assert warmup.later_pages(no_round) == []
 
 
 def test_while_new_parts_are_built_only_a_clock_change_answers_with_the_old_ones(
