@@ -81,17 +81,18 @@ def standings_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
 WARM_SEARCH = "?q=%E2%81%A3"  # U+2063, an invisible separator no name contains
 
 
-def pages_warm(tournament_id: int, *, searches: bool = False) -> int:
+def pages_warm(tournament_id: int, *, searches: bool = False, every_page: bool = False) -> int:
     """Build the name index of the round the live page shows and render the event's hot public
     pages (standings, live page and its fragment, the round's first page) into the shared
     cache, in every language (``hkk_tournament.web.warmup.warm_pages``); with ``searches``
     (after a publish, when the whole field looks for its table) also the "find my table"
     search parts of the live page, its fragment and the standings (one search each,
     :data:`WARM_SEARCH`; about 0.6 s of CPU per page and language at 4,096 entries, so not
-    after every recompute: a search builds them then), and last every later page of those
-    lists and of the round API (``warmup.later_pages``: cut from those parts, 5–10 ms each;
-    after a recompute the stored older renderings answer while a worker renders the pages
-    visitors ask for). Private events are left alone (only signed-in visitors see them).
+    after every recompute: a search builds them then); with ``every_page`` then every later
+    page of those lists and of the round API (``warmup.later_pages``: the lists' pages cut
+    from those parts, 10–12 ms each, the round's 35–50 ms; about 11 s of CPU at 4,096
+    entries; after a recompute the stored older renderings answer while a worker renders the
+    pages visitors ask for). Private events are left alone (only signed-in visitors see them).
     Returns the pages rendered (200)."""
     tournament = Tournament.objects.filter(pk=tournament_id, is_public=True).first()
     if tournament is None:
@@ -117,7 +118,7 @@ def pages_warm(tournament_id: int, *, searches: bool = False) -> int:
         for code, _name in settings.LANGUAGES:
             with translation.override(code):
                 selectors.round_name_index(round=rnd, rebuild=True)
-    if searches:  # then every later page of every list, cut from the parts built above
+    if every_page:  # then every later page of every list, cut from the parts built above
         tables = selectors.round_table_count(round=rnd) if rnd is not None else 0
         number = rnd.number if rnd is not None else None
         size = EventSize(tournament_id, tournament.entries.count(), number, tables)
@@ -128,11 +129,12 @@ def pages_warm(tournament_id: int, *, searches: bool = False) -> int:
 @shared_task(bind=True, name=PAGES_WARM, acks_late=True)
 def pages_warm_task(self: Any, tournament_id: int) -> dict[str, Any]:
     """Warm ``tournament_id``'s public pages and search parts (:func:`pages_warm`) after a
-    publish; idempotent.
+    publish, in a worker every later page too (not when run in the publishing request because
+    the broker was down: ``hkk_tournament.jobs.send``); idempotent.
 
     Returns ``{"ok": True, "tournament": id, "pages": pages rendered}``.
     """
-    pages = pages_warm(tournament_id, searches=True)
+    pages = pages_warm(tournament_id, searches=True, every_page=not self.request.is_eager)
     return {"ok": True, "tournament": tournament_id, "pages": pages}
 
 

@@ -108,24 +108,26 @@ class EventSize:
 
 #: A list's later pages: ``EventSize`` → the paths (with their query) a visitor pages through.
 LaterPages = Callable[[EventSize], list[str]]
-_LATER: list[LaterPages] = []
+_LATER: dict[LaterPages, int] = {}
 
 
-def register_later_pages(pages: LaterPages) -> None:
+def register_later_pages(pages: LaterPages, *, rank: int = 0) -> None:
     """Declare ``pages`` as a shared list's pages beyond its first (the public pages and the
     API register theirs next to their fast path), warmed after a publish (:func:`later_pages`)
-    ."""
-    _LATER.append(pages)
+    in ``rank`` order (lower first: what a venue reads most and costs least)."""
+    _LATER[pages] = rank
 
 
 def later_pages(size: EventSize) -> list[str]:
-    """Every registered list's later pages for an event of ``size``, in registration order.
+    """Every registered list's later pages for an event of ``size``, by rank (then in
+    registration order, which follows the order the views were imported in).
     Right after a publish every page of a round changes at once and a venue pages through all
     of them within seconds; rendered by a worker first, the first visitor of each finds it
     stored (else that visitor's request renders it: 10–50 ms of a web process's CPU each at
     4,096 entries, a hundred of them in the first second)."""
     get_resolver().url_patterns  # noqa: B018 - the views, and so their lists, are imported
-    return [path for pages in _LATER for path in pages(size)]
+    ranked = sorted(_LATER.items(), key=lambda item: item[1])
+    return [path for pages, _rank in ranked for path in pages(size)]
 
 
 def page_count(rows: int, size: int) -> int:

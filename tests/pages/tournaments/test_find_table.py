@@ -249,6 +249,9 @@ def test_the_warm_up_after_a_publish_builds_the_parts_in_every_language(event):
         for language in ("hu", "en"):
             key = f"find-parts:{kind}:{event.pk}:{language}"
             assert isinstance(cache.get(key), find_table.SearchParts), key
+    cache.clear()
+    # Run in the publishing request (the broker down): not the later pages.
+    assert tasks.pages_warm_task.apply(args=[event.pk]).result["pages"] == 7 * 2
 
 
 def test_after_a_publish_every_page_of_every_list_is_warmed():
