@@ -81,6 +81,13 @@ def standings_recompute_task(self: Any, tournament_id: int) -> dict[str, Any]:
 WARM_SEARCH = "?q=%E2%81%A3"  # U+2063, an invisible separator no name contains
 
 
+#: The later pages' warm-up sleeps this many times each page's CPU after it (``warm_pages``):
+#: at most half a core, over about twice its 11 s of CPU at 4,096 entries, because it runs
+#: while the whole field looks for its table (at full speed it took a core from the burst:
+#: p99 328 ms on one run of six, against 8–68 ms).
+LATER_PAGES_PAUSE = 1.0
+
+
 def pages_warm(tournament_id: int, *, searches: bool = False, every_page: bool = False) -> int:
     """Build the name index of the round the live page shows and render the event's hot public
     pages (standings, live page and its fragment, the round's first page) into the shared
@@ -122,7 +129,7 @@ def pages_warm(tournament_id: int, *, searches: bool = False, every_page: bool =
         tables = selectors.round_table_count(round=rnd) if rnd is not None else 0
         number = rnd.number if rnd is not None else None
         size = EventSize(tournament_id, tournament.entries.count(), number, tables)
-        done += warm_pages(later_pages(size))
+        done += warm_pages(later_pages(size), pause=LATER_PAGES_PAUSE)
     return done
 
 

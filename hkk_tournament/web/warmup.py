@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,14 +70,15 @@ def warm() -> int:
     return compiled
 
 
-def warm_pages(paths: list[str], languages: list[str] | None = None) -> int:
+def warm_pages(paths: list[str], languages: list[str] | None = None, pause: float = 0.0) -> int:
     """Render the public pages at ``paths`` (e.g. an event's standings, live and round pages
     right after a standings recompute or a publish) for an anonymous visitor in each of
     ``languages`` (default: every language), through the whole middleware stack, so the shared
     cache (``hkk_tournament.web.page_cache``) holds their new version before the visitors ask
     (rendered here: ``page_cache.rendering_inline``). A page already current or being rendered
-    by another process is left alone. Returns the number of answers with status 200; never
-    raises (a failure is logged)."""
+    by another process is left alone. ``pause``: after each page, sleep that many times the CPU
+    seconds it took (1.0: at most half a core, leaving the rest to the visitors' requests).
+    Returns the number of answers with status 200; never raises (a failure is logged)."""
     client = _page_client()
     secure = bool(getattr(settings, "SECURE_SSL_REDIRECT", False))
     done = 0
@@ -84,6 +86,7 @@ def warm_pages(paths: list[str], languages: list[str] | None = None) -> int:
     for code in codes:
         for path in paths:
             client.cookies.clear()  # every page as a first-time anonymous visitor sees it
+            started = time.thread_time()
             try:
                 with page_cache.rendering_inline():
                     response = client.get(path, HTTP_ACCEPT_LANGUAGE=code, secure=secure)
@@ -91,6 +94,8 @@ def warm_pages(paths: list[str], languages: list[str] | None = None) -> int:
                 logger.warning("warm-up of %s (%s) failed", path, code, exc_info=True)
                 continue
             done += response.status_code == 200
+            if pause > 0:
+                time.sleep(pause * (time.thread_time() - started))
     return done
 
 

@@ -103,3 +103,17 @@ def test_page_warm_up_loads_the_middleware_once_per_thread(monkeypatch, settings
     assert len(loads) == 1
     settings.MIDDLEWARE = [*settings.MIDDLEWARE[:-1]]
     assert warmup._page_client() is not client
+
+
+def test_a_paced_warm_up_sleeps_as_long_as_each_page_took(monkeypatch):
+    """``pause``: after each page the warm-up sleeps ``pause`` times the CPU the page took (the
+    later pages after a publish: at most half a core while the field looks for its table)."""
+    ticks = iter([1.0, 1.25, 2.0, 2.5])  # thread CPU before and after each of the two pages
+    slept: list[float] = []
+    monkeypatch.setattr(warmup.time, "thread_time", lambda: next(ticks))
+    monkeypatch.setattr(warmup.time, "sleep", slept.append)
+    assert warmup.warm_pages(["/healthz/"], languages=["hu", "en"], pause=2.0) == 2
+    assert slept == [0.5, 1.0]
+    monkeypatch.setattr(warmup.time, "thread_time", lambda: 0.0)
+    warmup.warm_pages(["/healthz/"], languages=["hu"])  # no pause: no sleep
+    assert slept == [0.5, 1.0]
