@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.template import TemplateDoesNotExist, TemplateSyntaxError, engines
 from django.template.loader import get_template
 from django.urls import get_resolver
@@ -136,8 +137,9 @@ def later_pages(size: EventSize) -> list[str]:
 
 
 def page_count(rows: int, size: int) -> int:
-    """The pages of ``size`` rows that ``rows`` rows fill (at least 1)."""
-    return max(1, -(-rows // size))
+    """The pages of ``size`` rows that ``rows`` rows fill, counted by Django's paginator as
+    the lists' pages are (``tournaments.selectors.paging.paginate``: at least 1)."""
+    return Paginator(range(rows), size).num_pages
 
 
 def _page_client() -> Any:
